@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { access, open, readFile, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Prefix of an externalised image's `data` field. */
+export const BLOB_REF_PREFIX = "blob:sha256:";
+
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+
+/** Content-addressed byte storage for externalised images. */
+export interface BlobStorage {
+	/** Stores the bytes and returns their sha256 hex (idempotent). */
+	put(bytes: Buffer): Promise<string>;
+	get(hash: string): Promise<Buffer | undefined>;
+	has(hash: string): Promise<boolean>;
+}
+
+/** The sha256 hex of some bytes. */
+export function hashBytes(bytes: Buffer): string {
+	return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** `blob:sha256:<hash>` → `<hash>`, or undefined when the value is not a blob reference. */
+export function parseBlobRef(value: string): string | undefined {
+	if (!value.startsWith(BLOB_REF_PREFIX)) return undefined;
+	const hash = value.slice(BLOB_REF_PREFIX.length);
+	return HASH_PATTERN.test(hash) ? hash : undefined;
+}
+
+function isMissing(error: unknown): boolean {
+	return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+/** Blobs as files `<dir>/<sha256>`, written atomically so a crash never leaves a partial blob. */
+export class BlobStore implements BlobStorage {
+	readonly #dir: string;
+
+	constructor(dir: string) {
+		this.#dir = dir;
+	}
+
+	/** The directory the blobs live in. */
+	get dir(): string {
+		return this.#dir;
+	}
+
+	async put(bytes: Buffer): Promise<string> {
+		const hash = hashBytes(bytes);
+		const target = join(this.#dir, hash);
+		if (await this.has(hash)) return hash;
+		mkdirSync(this.#dir, { recursive: true });
+		const temp = join(this.#dir, `.${hash}.${randomBytes(4).toString("hex")}.tmp`);
+		const handle = await open(temp, "w");
+		try {
+			await handle.writeFile(bytes);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		try {
+			await rename(temp, target);
+		} catch (error) {
+			await unlink(temp).catch(() => undefined);
+			throw error;
+		}
+		return hash;
+	}
+
+	async get(hash: string): Promise<Buffer | undefined> {
+		if (!HASH_PATTERN.test(hash)) return undefined;
+		try {
+			return await readFile(join(this.#dir, hash));
+		} catch (error) {
+			if (isMissing(error)) return undefined;
+			throw error;
+		}
+	}
+
+	async has(hash: string): Promise<boolean> {
+		if (!HASH_PATTERN.test(hash)) return false;
+		try {
+			await access(join(this.#dir, hash));
+			return true;
+		} catch {
+			return false;
+		}
+	}
+}
+
+/** Blobs in a map: for in-memory sessions and tests. */
+export class MemoryBlobStore implements BlobStorage {
+	readonly #blobs = new Map<string, Buffer>();
+
+	async put(bytes: Buffer): Promise<string> {
+		const hash = hashBytes(bytes);
+		if (!this.#blobs.has(hash)) this.#blobs.set(hash, Buffer.from(bytes));
+		return hash;
+	}
+
+	async get(hash: string): Promise<Buffer | undefined> {
+		return this.#blobs.get(hash);
+	}
+
+	async has(hash: string): Promise<boolean> {
+		return this.#blobs.has(hash);
+	}
+}

@@ -1,0 +1,175 @@
+import { join } from "node:path";
+import { getSessionsRoot } from "../agent-dir.js";
+import { isSessionHeader } from "./session-loader.js";
+import type { SessionStorage } from "./session-storage.js";
+import type { SessionHeader, SessionInfo } from "./types.js";
+
+const PREFIX_BYTES = 4096;
+const FIRST_MESSAGE_CHARS = 200;
+
+/** Metadata read from a session file's first 4 KB. */
+export interface RecentSessionInfo {
+	id: string;
+	path: string;
+	cwd: string;
+	title?: string;
+	created: Date;
+	modified: Date;
+	firstMessage: string;
+}
+
+interface UserLike {
+	role?: unknown;
+	content?: unknown;
+}
+
+/** The text of a user message (string content, or its text blocks joined), or undefined. */
+export function userMessageText(message: UserLike | undefined): string | undefined {
+	if (message?.role !== "user") return undefined;
+	if (typeof message.content === "string") return message.content;
+	if (!Array.isArray(message.content)) return undefined;
+	const parts: string[] = [];
+	for (const block of message.content as { type?: unknown; text?: unknown }[]) {
+		if (block?.type === "text" && typeof block.text === "string") parts.push(block.text);
+	}
+	return parts.length > 0 ? parts.join(" ") : undefined;
+}
+
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim().slice(0, FIRST_MESSAGE_CHARS);
+}
+
+function isMessageLine(line: string): boolean {
+	return line.startsWith('{"type":"message"');
+}
+
+function firstUserMessage(lines: readonly string[]): string {
+	for (let i = 1; i < lines.length; i++) {
+		const line = lines[i]!;
+		if (!isMessageLine(line) || !line.includes('"role":"user"')) continue;
+		try {
+			const text = userMessageText((JSON.parse(line) as { message?: UserLike }).message);
+			if (text !== undefined) return oneLine(text);
+		} catch {
+			// a torn line, or the prefix cut it: keep looking
+		}
+	}
+	return "";
+}
+
+function parseHeader(line: string | undefined): SessionHeader | undefined {
+	if (!line) return undefined;
+	try {
+		const value: unknown = JSON.parse(line);
+		return isSessionHeader(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function createdOf(header: SessionHeader, fallbackMs: number): Date {
+	const ms = Date.parse(header.timestamp);
+	return new Date(Number.isNaN(ms) ? fallbackMs : ms);
+}
+
+interface Candidate {
+	path: string;
+	mtimeMs: number;
+	size: number;
+}
+
+function candidates(storage: SessionStorage, dir: string): Candidate[] {
+	const found: Candidate[] = [];
+	for (const name of storage.listFilesSync(dir, ".jsonl")) {
+		const path = join(dir, name);
+		const stat = storage.statSync(path);
+		if (stat?.isFile) found.push({ path, mtimeMs: stat.mtimeMs, size: stat.size });
+	}
+	return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The newest `limit` sessions of a directory, reading only a 4 KB prefix of each. */
+export async function getRecentSessions(
+	sessionDir: string,
+	limit: number,
+	storage: SessionStorage,
+): Promise<RecentSessionInfo[]> {
+	const result: RecentSessionInfo[] = [];
+	for (const candidate of candidates(storage, sessionDir)) {
+		if (result.length >= limit) break;
+		let prefix: string;
+		try {
+			prefix = await storage.readTextPrefix(candidate.path, PREFIX_BYTES);
+		} catch {
+			continue;
+		}
+		const lines = prefix.split("\n");
+		const header = parseHeader(lines[0]);
+		if (!header) continue;
+		const info: RecentSessionInfo = {
+			id: header.id,
+			path: candidate.path,
+			cwd: header.cwd,
+			created: createdOf(header, candidate.mtimeMs),
+			modified: new Date(candidate.mtimeMs),
+			firstMessage: firstUserMessage(lines),
+		};
+		if (typeof header.title === "string") info.title = header.title;
+		result.push(info);
+	}
+	return result;
+}
+
+/** The most recently modified session file of a directory whose first line is a session header. */
+export async function findMostRecentSession(sessionDir: string, storage: SessionStorage): Promise<string | undefined> {
+	const [recent] = await getRecentSessions(sessionDir, 1, storage);
+	return recent?.path;
+}
+
+/** Full metadata of one session file (reads the whole file; message lines are counted, not parsed). */
+export async function readSessionInfo(path: string, storage: SessionStorage): Promise<SessionInfo | undefined> {
+	const stat = storage.statSync(path);
+	if (!stat?.isFile) return undefined;
+	let text: string;
+	try {
+		text = await storage.readText(path);
+	} catch {
+		return undefined;
+	}
+	const lines = text.split("\n");
+	const header = parseHeader(lines[0]);
+	if (!header) return undefined;
+	let messageCount = 0;
+	for (let i = 1; i < lines.length; i++) if (isMessageLine(lines[i]!)) messageCount++;
+	const info: SessionInfo = {
+		id: header.id,
+		path,
+		cwd: header.cwd,
+		created: createdOf(header, stat.birthtimeMs || stat.mtimeMs),
+		modified: new Date(stat.mtimeMs),
+		size: stat.size,
+		messageCount,
+		firstMessage: firstUserMessage(lines),
+	};
+	if (typeof header.title === "string") info.title = header.title;
+	if (typeof header.parentSession === "string") info.parentSession = header.parentSession;
+	return info;
+}
+
+/** Every session in the given directories, newest first. */
+export async function listSessionsIn(dirs: readonly string[], storage: SessionStorage): Promise<SessionInfo[]> {
+	const infos: SessionInfo[] = [];
+	for (const dir of dirs) {
+		for (const candidate of candidates(storage, dir)) {
+			const info = await readSessionInfo(candidate.path, storage);
+			if (info) infos.push(info);
+		}
+	}
+	return infos.sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}
+
+/** Every project's session directory under the agent dir. */
+export function allSessionDirs(storage: SessionStorage): string[] {
+	const root = getSessionsRoot();
+	return storage.listDirsSync(root).map((name) => join(root, name));
+}

@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { getAgentDir, getSessionsRoot } from "../agent-dir.js";
+
+/** `/work/pi` → `--work-pi--`: leading slash dropped, `/`, `\` and `:` replaced by `-`. */
+export function encodeCwd(cwd: string): string {
+	return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+/** The default session directory for a working directory. */
+export function getDefaultSessionDir(cwd: string): string {
+	return join(getSessionsRoot(), encodeCwd(cwd));
+}
+
+/** `<ISO timestamp with : and . as ->_<sessionId>.jsonl` */
+export function sessionFileName(timestamp: string, sessionId: string): string {
+	return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;
+}
+
+/** Where content-addressed blobs (externalised images) live. */
+export function getBlobsDir(): string {
+	return join(getAgentDir(), "blobs");
+}
+
+/** Where terminal breadcrumbs live. */
+export function getTerminalSessionsDir(): string {
+	return join(getAgentDir(), "terminal-sessions");
+}

@@ -1,0 +1,167 @@
+import { dirname } from "node:path";
+import { log } from "../logger.js";
+import { serializeEntry } from "./jsonl.js";
+import { type PendingBlob, prepareForPersistence } from "./persist-transform.js";
+import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
+import type { FileEntry } from "./types.js";
+
+/** How a file is attached: whether it already holds the session, and whether its tail is torn. */
+export interface AttachState {
+	onDisk: boolean;
+	missingFinalNewline: boolean;
+}
+
+/**
+ * Writes one session file: a serialised chain of tasks (full rewrites and appends), a latched
+ * first error, and atomic rewrites (temp file, fsync, rename, fsync of the directory).
+ */
+export class SessionPersistence {
+	readonly #storage: SessionStorage;
+	#file: string | undefined;
+	#onDisk = false;
+	#needsNewline = false;
+	#writer: SessionStorageWriter | undefined;
+	#chain: Promise<void> = Promise.resolve();
+	#error: Error | undefined;
+
+	constructor(storage: SessionStorage) {
+		this.#storage = storage;
+	}
+
+	/** The file writes go to. */
+	get file(): string | undefined {
+		return this.#file;
+	}
+
+	/** True once the file holds the session (loaded, or first written). */
+	get onDisk(): boolean {
+		return this.#onDisk;
+	}
+
+	/** The first persistence error, if one happened. */
+	get error(): Error | undefined {
+		return this.#error;
+	}
+
+	/** Points writes at a file. Call `detach()` on the previous one first. */
+	attach(file: string, state: AttachState): void {
+		this.#file = file;
+		this.#onDisk = state.onDisk;
+		this.#needsNewline = state.missingFinalNewline;
+		this.#writer = undefined;
+		this.#error = undefined;
+		this.#chain = Promise.resolve();
+	}
+
+	/** Finishes every queued write on the current file, fsyncs and closes it; rethrows the latched error. */
+	async detach(): Promise<void> {
+		try {
+			await this.flush();
+		} finally {
+			const writer = this.#writer;
+			this.#writer = undefined;
+			await writer?.close().catch(() => undefined);
+		}
+	}
+
+	/** Throws the latched error, if any. */
+	throwIfFailed(): void {
+		if (this.#error) throw this.#error;
+	}
+
+	/** Writes the whole session for the first time (the deferred-persistence dump). */
+	writeInitial(entries: readonly FileEntry[]): void {
+		if (this.#onDisk) return;
+		this.#onDisk = true;
+		const snapshot = entries.slice();
+		this.#enqueue(() => this.#rewrite(snapshot));
+	}
+
+	/** Appends one entry to a file that already holds the session. */
+	append(entry: FileEntry): void {
+		if (!this.#onDisk) return;
+		this.#enqueue(() => this.#append(entry));
+	}
+
+	/** Atomically replaces the file with these entries (migration, rename, fork). */
+	rewrite(entries: readonly FileEntry[]): Promise<void> {
+		this.#onDisk = true;
+		const snapshot = entries.slice();
+		return this.#enqueue(() => this.#rewrite(snapshot));
+	}
+
+	/** Waits for queued writes, flushes and fsyncs; rethrows the first error. */
+	async flush(): Promise<void> {
+		await this.#chain;
+		if (this.#writer && !this.#error) {
+			try {
+				await this.#writer.fsync();
+			} catch (error) {
+				this.#latch(error);
+			}
+		}
+		this.throwIfFailed();
+	}
+
+	#enqueue(task: () => Promise<void>): Promise<void> {
+		const run = this.#chain.then(async () => {
+			if (this.#error) return;
+			try {
+				await task();
+			} catch (error) {
+				this.#latch(error);
+			}
+		});
+		this.#chain = run;
+		return run;
+	}
+
+	#latch(error: unknown): void {
+		if (this.#error) return;
+		this.#error = error instanceof Error ? error : new Error(String(error));
+		log.error(`Failed to persist session ${this.#file ?? "(no file)"}: ${this.#error.message}`);
+	}
+
+	async #serialize(entry: FileEntry): Promise<string> {
+		const blobs: PendingBlob[] = [];
+		const prepared = prepareForPersistence(entry, blobs);
+		for (const blob of blobs) await this.#storage.blobs.put(blob.bytes);
+		return serializeEntry(prepared);
+	}
+
+	async #append(entry: FileEntry): Promise<void> {
+		const file = this.#file!;
+		const line = await this.#serialize(entry);
+		if (!this.#writer) this.#writer = this.#storage.openWriter(file, "append");
+		if (this.#needsNewline) {
+			// The file ends in a torn line: terminate it so the new entry never glues onto it.
+			this.#writer.writeLine("");
+			this.#needsNewline = false;
+		}
+		this.#writer.writeLine(line);
+		const error = this.#writer.getError();
+		if (error) throw error;
+	}
+
+	async #rewrite(entries: readonly FileEntry[]): Promise<void> {
+		const file = this.#file!;
+		const dir = dirname(file);
+		this.#storage.ensureDirSync(dir);
+		const temp = tempPathFor(file);
+		const writer = this.#storage.openWriter(temp, "truncate");
+		try {
+			for (const entry of entries) writer.writeLine(await this.#serialize(entry));
+			await writer.fsync();
+			await writer.close();
+			await this.#writer?.close();
+			this.#writer = undefined;
+			await this.#storage.rename(temp, file);
+			await this.#storage.fsyncDir(dir);
+		} catch (error) {
+			await writer.close().catch(() => undefined);
+			await this.#storage.unlink(temp).catch(() => undefined);
+			throw error;
+		}
+		this.#needsNewline = false;
+	}
+}

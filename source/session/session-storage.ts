@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { access, copyFile, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { type BlobStorage, BlobStore } from "./blob-store.js";
+import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
+import { getBlobsDir } from "./session-paths.js";
+
+export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
+
+/** What `statSync` reports about a path. */
+export interface StorageStat {
+	size: number;
+	mtimeMs: number;
+	birthtimeMs: number;
+	isFile: boolean;
+	isDirectory: boolean;
+}
+
+/** Every filesystem operation `SessionManager` uses, so sessions can live on disk or in memory. */
+export interface SessionStorage {
+	ensureDirSync(dir: string): void;
+	existsSync(path: string): boolean;
+	writeTextSync(path: string, text: string): void;
+	/** undefined when the path does not exist. */
+	statSync(path: string): StorageStat | undefined;
+	/** Names (not paths) of the entries of `dir` ending with `suffix`; [] when `dir` is missing. */
+	listFilesSync(dir: string, suffix?: string): string[];
+	/** Names of the sub-directories of `dir`; [] when `dir` is missing. */
+	listDirsSync(dir: string): string[];
+	exists(path: string): Promise<boolean>;
+	/** Rejects with an ENOENT error when the file is missing. */
+	readText(path: string): Promise<string>;
+	/** At most `bytes` bytes from the start of the file, decoded as UTF-8 (a cut character is dropped). */
+	readTextPrefix(path: string, bytes: number): Promise<string>;
+	writeText(path: string, text: string): Promise<void>;
+	rename(from: string, to: string): Promise<void>;
+	unlink(path: string): Promise<void>;
+	copyFile(from: string, to: string): Promise<void>;
+	/** fsync a directory so a rename in it survives a power cut. */
+	fsyncDir(dir: string): Promise<void>;
+	openWriter(path: string, mode: WriterMode): SessionStorageWriter;
+	/** Where externalised images go. */
+	readonly blobs: BlobStorage;
+}
+
+function enoent(path: string): NodeJS.ErrnoException {
+	const error: NodeJS.ErrnoException = new Error(`ENOENT: no such file or directory, open '${path}'`);
+	error.code = "ENOENT";
+	return error;
+}
+
+/** Decodes a byte prefix, dropping a multi-byte character the cut split. */
+function decodePrefix(buffer: Buffer): string {
+	const text = buffer.toString("utf8");
+	return text.endsWith("\uFFFD") ? text.slice(0, -1) : text;
+}
+
+/** The real filesystem. */
+export class FileSessionStorage implements SessionStorage {
+	readonly blobs: BlobStorage;
+
+	constructor(blobs: BlobStorage = new BlobStore(getBlobsDir())) {
+		this.blobs = blobs;
+	}
+
+	ensureDirSync(dir: string): void {
+		mkdirSync(dir, { recursive: true });
+	}
+
+	existsSync(path: string): boolean {
+		return existsSync(path);
+	}
+
+	writeTextSync(path: string, text: string): void {
+		writeFileSync(path, text);
+	}
+
+	statSync(path: string): StorageStat | undefined {
+		try {
+			const stat = statSync(path);
+			return {
+				size: stat.size,
+				mtimeMs: stat.mtimeMs,
+				birthtimeMs: stat.birthtimeMs,
+				isFile: stat.isFile(),
+				isDirectory: stat.isDirectory(),
+			};
+		} catch {
+			return undefined;
+		}
+	}
+
+	listFilesSync(dir: string, suffix = ""): string[] {
+		try {
+			return readdirSync(dir, { withFileTypes: true })
+				.filter((d) => d.isFile() && d.name.endsWith(suffix))
+				.map((d) => d.name);
+		} catch {
+			return [];
+		}
+	}
+
+	listDirsSync(dir: string): string[] {
+		try {
+			return readdirSync(dir, { withFileTypes: true })
+				.filter((d) => d.isDirectory())
+				.map((d) => d.name);
+		} catch {
+			return [];
+		}
+	}
+
+	async exists(path: string): Promise<boolean> {
+		try {
+			await access(path);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	readText(path: string): Promise<string> {
+		return readFile(path, "utf8");
+	}
+
+	async readTextPrefix(path: string, bytes: number): Promise<string> {
+		const handle = await open(path, "r");
+		try {
+			const buffer = Buffer.allocUnsafe(bytes);
+			const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+			return decodePrefix(buffer.subarray(0, bytesRead));
+		} finally {
+			await handle.close();
+		}
+	}
+
+	writeText(path: string, text: string): Promise<void> {
+		return writeFile(path, text);
+	}
+
+	rename(from: string, to: string): Promise<void> {
+		return rename(from, to);
+	}
+
+	unlink(path: string): Promise<void> {
+		return unlink(path);
+	}
+
+	async copyFile(from: string, to: string): Promise<void> {
+		await copyFile(from, to);
+		const handle = await open(to, "r+");
+		try {
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+	}
+
+	async fsyncDir(dir: string): Promise<void> {
+		const handle = await open(dir, "r");
+		try {
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+	}
+
+	openWriter(path: string, mode: WriterMode): SessionStorageWriter {
+		return new NdjsonFileWriter(path, mode);
+	}
+}
+
+/** A sibling temp path for an atomic rewrite of `path` (same directory, so rename is atomic). */
+export function tempPathFor(path: string): string {
+	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+export { decodePrefix, enoent };
