@@ -213,10 +213,13 @@ export class SessionManager {
 	async #persistMigration(file: string, from: number): Promise<void> {
 		try {
 			await this.#storage.copyFile(file, `${file}.v${from}.bak`);
-			await this.#persistence.rewrite(this.#fileEntries());
-		} catch {
-			// Latched by the persistence layer (and logged once); the original file is untouched.
+		} catch (error) {
+			// Without a backup the old file is left exactly as it was, and nothing may be appended to
+			// it: v3 lines in a v1 file would be re-chained by the next migration.
+			this.#persistence.fail(error);
+			return;
 		}
+		await this.#persistence.rewrite(this.#fileEntries());
 	}
 
 	#startNew(parentSession: string | undefined, file?: string): void {

@@ -64,6 +64,11 @@ export class SessionPersistence {
 		}
 	}
 
+	/** Latches an error found outside the write chain (e.g. a failed migration backup): later writes stop. */
+	fail(error: unknown): void {
+		this.#latch(error);
+	}
+
 	/** Throws the latched error, if any. */
 	throwIfFailed(): void {
 		if (this.#error) throw this.#error;

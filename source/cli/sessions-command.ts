@@ -1,0 +1,155 @@
+import { resolve } from "node:path";
+import { migrateSessionEntries } from "../session/migrations.js";
+import { buildSessionContext } from "../session/session-context.js";
+import { readSessionFile } from "../session/session-loader.js";
+import { lookupSession } from "../session/session-lookup.js";
+import { SessionManager } from "../session/session-manager.js";
+import { FileSessionStorage } from "../session/session-storage.js";
+import type { FileEntry, SessionHeader, SessionInfo } from "../session/types.js";
+import { clip, formatRelativeTime, formatTable } from "./format.js";
+
+/** Where a CLI command writes, and what it runs against. */
+export interface CliIo {
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
+	cwd: string;
+}
+
+/** Flags the session commands understand. */
+export interface SessionsFlags {
+	all: boolean;
+	json: boolean;
+	sessionDir: string | undefined;
+}
+
+function infoRow(info: SessionInfo, withCwd: boolean): string[] {
+	const row = [
+		info.id,
+		formatRelativeTime(info.modified),
+		`${info.messageCount} msg`,
+		clip(info.title ?? (info.firstMessage || "(no messages)"), 60),
+	];
+	if (withCwd) row.splice(3, 0, info.cwd);
+	return row;
+}
+
+async function listCommand(flags: SessionsFlags, io: CliIo): Promise<number> {
+	const sessions = flags.all
+		? await SessionManager.listAll()
+		: await SessionManager.list(io.cwd, flags.sessionDir && resolve(flags.sessionDir));
+	if (flags.json) {
+		io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
+		return 0;
+	}
+	if (sessions.length === 0) {
+		io.stdout(flags.all ? "No sessions yet.\n" : `No sessions for ${io.cwd} yet (try --all).\n`);
+		return 0;
+	}
+	io.stdout(`${formatTable(sessions.map((s) => infoRow(s, flags.all)))}\n`);
+	return 0;
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const item of items) {
+		const k = key(item);
+		counts[k] = (counts[k] ?? 0) + 1;
+	}
+	return counts;
+}
+
+function describeCounts(counts: Record<string, number>): string {
+	const parts = Object.entries(counts).map(([k, n]) => `${n} ${k}`);
+	return parts.length > 0 ? parts.join(", ") : "none";
+}
+
+async function resolveTarget(value: string, flags: SessionsFlags, io: CliIo): Promise<string | undefined> {
+	const lookup = await lookupSession(value, io.cwd, flags.sessionDir && resolve(flags.sessionDir));
+	switch (lookup.kind) {
+		case "path":
+			return resolve(io.cwd, lookup.path);
+		case "found":
+			return lookup.session.path;
+		case "ambiguous":
+			io.stderr(`Session id ${value} is ambiguous: ${lookup.matches.map((m) => m.id).join(", ")}\n`);
+			return undefined;
+		case "none":
+			io.stderr(`No session found for ${value}\n`);
+			return undefined;
+	}
+}
+
+/** `xcsh sessions info <path|id>`: what the file holds and what loading it finds. Never modifies the file. */
+async function infoCommand(value: string | undefined, flags: SessionsFlags, io: CliIo): Promise<number> {
+	if (!value) {
+		io.stderr("Usage: xcsh sessions info <session.jsonl | session-id-prefix>\n");
+		return 2;
+	}
+	const path = await resolveTarget(value, flags, io);
+	if (!path) return 1;
+	const read = await readSessionFile(path, new FileSessionStorage());
+	if (read.kind === "missing") {
+		io.stderr(`File not found: ${path}\n`);
+		return 1;
+	}
+	if (read.kind !== "ok") {
+		io.stderr(`Not a session file: ${path}\n`);
+		return 1;
+	}
+	const version = (read.entries[0] as SessionHeader).version ?? 1;
+	migrateSessionEntries(read.entries);
+	const [header, ...entries] = read.entries as [SessionHeader, ...FileEntry[]];
+	const stored = entries as Parameters<typeof buildSessionContext>[0];
+	const context = buildSessionContext(stored);
+	const messages = stored.filter((e) => e.type === "message") as { message: { role: string } }[];
+	const summary = {
+		path,
+		id: header.id,
+		cwd: header.cwd,
+		title: header.title,
+		version,
+		entries: countBy(entries, (e) => e.type),
+		messages: countBy(messages, (e) => e.message.role),
+		skippedLines: read.skipped,
+		tornTail: read.missingFinalNewline,
+		context: { messages: context.messages.length, models: context.models, thinkingLevel: context.thinkingLevel },
+	};
+	if (flags.json) {
+		io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+		return 0;
+	}
+	const lines = [
+		["Session", header.id],
+		["File", path],
+		["Project", header.cwd],
+		["Title", header.title ?? "(none)"],
+		["Format", version < 3 ? `v${version} (migrates to v3 when opened)` : `v${version}`],
+		["Entries", `${entries.length} (${describeCounts(summary.entries)})`],
+		["Messages", describeCounts(summary.messages)],
+		["Context", `${context.messages.length} messages at the leaf, thinking ${context.thinkingLevel}`],
+		["Model", context.models.default ?? "(none recorded)"],
+		[
+			"Skipped lines",
+			read.skipped.length === 0
+				? "none"
+				: `${read.skipped.length} (lines ${read.skipped.map((s) => s.line).join(", ")})`,
+		],
+		["Torn tail", read.missingFinalNewline ? "yes (repaired on the next append)" : "no"],
+	];
+	io.stdout(`${formatTable(lines)}\n`);
+	return 0;
+}
+
+/** `xcsh sessions [list|info]`. Returns the exit code. */
+export async function runSessionsCommand(args: readonly string[], flags: SessionsFlags, io: CliIo): Promise<number> {
+	const [sub = "list", ...rest] = args;
+	switch (sub) {
+		case "list":
+			return listCommand(flags, io);
+		case "info":
+			return infoCommand(rest[0], flags, io);
+		default:
+			io.stderr(`Unknown sessions command: ${sub} (expected list or info)\n`);
+			return 2;
+	}
+}

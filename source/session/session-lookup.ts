@@ -1,0 +1,41 @@
+import { SessionManager } from "./session-manager.js";
+import type { SessionStorage } from "./session-storage.js";
+import type { SessionInfo } from "./types.js";
+
+/** What a `--resume`-style value resolved to. */
+export type SessionLookup =
+	| { kind: "path"; path: string }
+	| { kind: "found"; session: SessionInfo; scope: "project" | "global" }
+	| { kind: "ambiguous"; matches: SessionInfo[] }
+	| { kind: "none" };
+
+/** True when a value names a file rather than an id prefix (contains a slash or ends in .jsonl). */
+export function looksLikePath(value: string): boolean {
+	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
+}
+
+function matchPrefix(sessions: readonly SessionInfo[], prefix: string): SessionInfo[] {
+	const lower = prefix.toLowerCase();
+	return sessions.filter((s) => s.id.toLowerCase().startsWith(lower));
+}
+
+/**
+ * Resolves a path or session-id prefix: a path is used as is; a prefix is looked up in the
+ * project first, then (without an explicit session dir) across every project.
+ */
+export async function lookupSession(
+	value: string,
+	cwd: string,
+	sessionDir?: string,
+	storage?: SessionStorage,
+): Promise<SessionLookup> {
+	if (looksLikePath(value)) return { kind: "path", path: value };
+	const local = matchPrefix(await SessionManager.list(cwd, sessionDir, storage), value);
+	if (local.length === 1) return { kind: "found", session: local[0]!, scope: "project" };
+	if (local.length > 1) return { kind: "ambiguous", matches: local };
+	if (sessionDir !== undefined) return { kind: "none" };
+	const global = matchPrefix(await SessionManager.listAll(storage), value);
+	if (global.length === 1) return { kind: "found", session: global[0]!, scope: "global" };
+	if (global.length > 1) return { kind: "ambiguous", matches: global };
+	return { kind: "none" };
+}
