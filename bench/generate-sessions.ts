@@ -19,6 +19,7 @@ export interface GenerateOptions {
 	blobRefs?: boolean;
 	maxToolResultChars?: number;
 	title?: string;
+	sessionId?: string;
 	/** Epoch ms of the header timestamp. */
 	startMs?: number;
 }
@@ -221,7 +222,7 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 	const startMs = options.startMs ?? Date.UTC(2025, 0, 1);
 	const f = new MessageFactory(seed, startMs, options.maxToolResultChars);
 	const { r } = f;
-	const sessionId = startMs.toString(16).padStart(12, "0") + r.hex(4);
+	const sessionId = options.sessionId ?? startMs.toString(16).padStart(12, "0") + r.hex(4);
 	const [timestamp, cwd, title] = [new Date(startMs).toISOString(), options.cwd ?? "/home/dev/project", options.title];
 	const header = { type: "session", version: 3, id: sessionId, timestamp, cwd, title };
 	const fd = openSync(path, "w");

@@ -22,6 +22,8 @@ function texts(session: SessionManager): string[] {
 				return `[custom] ${typeof m.content === "string" ? m.content : "blocks"}`;
 			case "bashExecution":
 				return `[bash] ${m.command}`;
+			default:
+				return "(unknown)";
 		}
 	});
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { BLOB_REF_PREFIX, BlobStore, MemoryBlobStore } from "../source/session/blob-store.js";
 import { MAX_PERSIST_CHARS, TRUNCATION_NOTICE } from "../source/session/persist-transform.js";
 import { SessionManager } from "../source/session/session-manager.js";
@@ -18,9 +18,17 @@ function fileLines(path: string): Record<string, unknown>[] {
 
 describe("session files", () => {
 	const temp = useTempAgentDir();
+	const opened: SessionManager[] = [];
+	const track = (session: SessionManager): SessionManager => {
+		opened.push(session);
+		return session;
+	};
+	afterEach(async () => {
+		for (const session of opened.splice(0)) await session.close().catch(() => undefined);
+	});
 
 	async function persistedSession(): Promise<SessionManager> {
-		const session = await SessionManager.create("/work/project");
+		const session = track(await SessionManager.create("/work/project"));
 		session.appendMessage(userMessage("hello"));
 		session.appendMessage(assistantMessage("hi"));
 		return session;
@@ -51,7 +59,7 @@ describe("session files", () => {
 
 		const future = { type: "future_entry", id: "0badf00d", parentId: session.getLeafId(), timestamp: "t", x: [1] };
 		writeFileSync(path, `${readFileSync(path, "utf8")}${JSON.stringify(future)}\n`);
-		const reopened = await SessionManager.open(path);
+		const reopened = track(await SessionManager.open(path));
 		expect(reopened.getEntries()).toEqual([...session.getEntries(), future]);
 		expect(reopened.getHeader()).toEqual(session.getHeader());
 		expect(reopened.getLabel(first)).toBe("checkpoint");
@@ -94,7 +102,7 @@ describe("session files", () => {
 		expect(readdirSync(blobDir).sort()).toEqual([...refs].sort());
 		expect(readFileSync(join(blobDir, expectedHash)).equals(Buffer.from(big.data, "base64"))).toBe(true);
 
-		const reopened = await SessionManager.open(session.getSessionFile()!);
+		const reopened = track(await SessionManager.open(session.getSessionFile()!));
 		expect(reopened.getEntries()).toEqual(session.getEntries());
 		expect(reopened.getLoadReport().unresolvedBlobs).toEqual([]);
 	});
@@ -106,7 +114,7 @@ describe("session files", () => {
 		const [hash] = readdirSync(join(temp.agentDir, "blobs"));
 		const { rmSync } = await import("node:fs");
 		rmSync(join(temp.agentDir, "blobs", hash!));
-		const reopened = await SessionManager.open(session.getSessionFile()!);
+		const reopened = track(await SessionManager.open(session.getSessionFile()!));
 		expect(reopened.getLoadReport().unresolvedBlobs).toEqual([hash]);
 		expect(JSON.stringify(reopened.getEntries())).toContain(`${BLOB_REF_PREFIX}${hash}`);
 	});
@@ -158,7 +166,7 @@ describe("session files", () => {
 		const source = await persistedSession();
 		await source.flush();
 		const sourceBytes = readFileSync(source.getSessionFile()!);
-		const fork = await SessionManager.forkFrom(source.getSessionFile()!, "/other/project");
+		const fork = track(await SessionManager.forkFrom(source.getSessionFile()!, "/other/project"));
 		expect(fork.getCwd()).toBe("/other/project");
 		expect(fork.getSessionFile()!).toContain("--other-project--");
 		expect(fork.getHeader().parentSession).toBe(source.getSessionFile());
@@ -169,7 +177,7 @@ describe("session files", () => {
 	});
 
 	it("setSessionName is kept in memory until the first write, then lands in the header", async () => {
-		const session = await SessionManager.create("/work/project");
+		const session = track(await SessionManager.create("/work/project"));
 		session.appendMessage(userMessage("hello"));
 		await session.setSessionName("early name");
 		session.appendMessage(assistantMessage("hi"));
@@ -177,7 +185,7 @@ describe("session files", () => {
 		expect(fileLines(session.getSessionFile()!)[0]).toMatchObject({ title: "early name" });
 		await session.setSessionName("renamed");
 		expect(fileLines(session.getSessionFile()!)[0]).toMatchObject({ title: "renamed" });
-		expect((await SessionManager.open(session.getSessionFile()!)).getSessionName()).toBe("renamed");
+		expect(track(await SessionManager.open(session.getSessionFile()!)).getSessionName()).toBe("renamed");
 	});
 
 	it("the in-memory session writes nothing anywhere", async () => {

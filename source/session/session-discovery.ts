@@ -5,6 +5,8 @@ import type { SessionStorage } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
 const PREFIX_BYTES = 4096;
+/** A header longer than the prefix (a huge title) is read up to this size instead of being skipped. */
+const MAX_HEADER_BYTES = 1 << 20;
 const FIRST_MESSAGE_CHARS = 200;
 
 /** Metadata read from a session file's first 4 KB. */
@@ -88,6 +90,13 @@ function candidates(storage: SessionStorage, dir: string): Candidate[] {
 	return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
+/** The 4 KB prefix, or more when the header line alone is longer than that. */
+async function readPrefixWithHeader(storage: SessionStorage, candidate: Candidate): Promise<string> {
+	const prefix = await storage.readTextPrefix(candidate.path, PREFIX_BYTES);
+	if (prefix.includes("\n") || candidate.size <= PREFIX_BYTES) return prefix;
+	return storage.readTextPrefix(candidate.path, Math.min(candidate.size, MAX_HEADER_BYTES));
+}
+
 /** The newest `limit` sessions of a directory, reading only a 4 KB prefix of each. */
 export async function getRecentSessions(
 	sessionDir: string,
@@ -99,7 +108,7 @@ export async function getRecentSessions(
 		if (result.length >= limit) break;
 		let prefix: string;
 		try {
-			prefix = await storage.readTextPrefix(candidate.path, PREFIX_BYTES);
+			prefix = await readPrefixWithHeader(storage, candidate);
 		} catch {
 			continue;
 		}
