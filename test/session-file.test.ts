@@ -162,6 +162,19 @@ describe("session files", () => {
 		expect(await SessionManager.inMemory().fork()).toBeUndefined();
 	});
 
+	it("newSession starts an empty session in the same directory, with the parent recorded", async () => {
+		const session = await persistedSession();
+		await session.flush();
+		const before = session.getSessionFile()!;
+		await session.newSession({ parentSession: before });
+		expect(session.getEntries()).toEqual([]);
+		expect(session.getLeafId()).toBeNull();
+		expect(session.getSessionFile()).not.toBe(before);
+		expect(session.getHeader().parentSession).toBe(before);
+		expect(session.getSessionDir()).toBe(getDefaultSessionDir("/work/project"));
+		expect(fileLines(before)).toHaveLength(3);
+	});
+
 	it("forkFrom copies another project's session without touching the source", async () => {
 		const source = await persistedSession();
 		await source.flush();
