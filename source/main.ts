@@ -4,11 +4,20 @@ import { type LogSink, setLogSink } from "./logger.js";
 
 const HELP = `
   Usage
+    $ xcsh -p "prompt"                          Run one agent turn and print the answer (or pipe the prompt on stdin)
     $ xcsh sessions [list] [--all] [--json]     List the sessions of this project (or of all projects)
     $ xcsh sessions info <session.jsonl | id>   Show what a session file holds (read-only)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
 
   Options
+    -p, --print          Non-interactive: send the prompt, print the answer, exit
+    --model <p/id>       Model to use, e.g. anthropic/claude-sonnet-4-6 (default: first configured, else offline)
+    --thinking <level>   off, minimal, low, medium, high, xhigh
+    -c, --continue       Continue this terminal's (or the newest) session of this project
+    -r, --resume <id>    Resume a session by id prefix or path
+    --no-session         Keep the session in memory only
+    --extension <path>   Load an extension module (repeatable)
+    --list-models        Show the models xcsh can use
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
@@ -23,6 +32,14 @@ const cli = meow(HELP, {
 	importMeta: import.meta,
 	allowUnknownFlags: false,
 	flags: {
+		print: { type: "boolean", shortFlag: "p", default: false },
+		model: { type: "string" },
+		thinking: { type: "string" },
+		continue: { type: "boolean", shortFlag: "c", default: false },
+		resume: { type: "string", shortFlag: "r" },
+		session: { type: "boolean", default: true },
+		extension: { type: "string", isMultiple: true, default: [] },
+		listModels: { type: "boolean", default: false },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
@@ -33,6 +50,12 @@ const cli = meow(HELP, {
 // CLI paths print diagnostics on stderr; the TUI keeps the default log file sink.
 const stderrSink: LogSink = (level, message) => process.stderr.write(`xcsh: ${level}: ${message}\n`);
 
+async function readStdin(): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
 async function main(): Promise<number> {
 	const [command, ...args] = cli.input;
 	const io = {
@@ -40,6 +63,30 @@ async function main(): Promise<number> {
 		stderr: (text: string) => process.stderr.write(text),
 		cwd: process.cwd(),
 	};
+	const { flags } = cli;
+	if (flags.listModels) {
+		const { runListModels } = await import("./cli/list-models-command.js");
+		return runListModels(io);
+	}
+	if (flags.print || (command === undefined && !process.stdin.isTTY)) {
+		const piped = process.stdin.isTTY ? "" : await readStdin();
+		const prompt = [cli.input.join(" "), piped.trim()].filter(Boolean).join("\n\n");
+		const { runPrintMode } = await import("./cli/print-mode.js");
+		setLogSink(stderrSink);
+		return runPrintMode(
+			prompt,
+			{
+				model: flags.model,
+				thinking: flags.thinking,
+				noSession: !flags.session,
+				continue: flags.continue,
+				resume: flags.resume,
+				sessionDir: flags.sessionDir,
+				extension: flags.extension,
+			},
+			io,
+		);
+	}
 	switch (command) {
 		case undefined:
 			cli.showHelp(0);
@@ -54,7 +101,7 @@ async function main(): Promise<number> {
 		case "history": {
 			const { runHistoryCommand } = await import("./cli/history-command.js");
 			setLogSink(stderrSink);
-			return runHistoryCommand(args.join(" "), { limit: cli.flags.limit, json: cli.flags.json }, io);
+			return runHistoryCommand(args.join(" "), { limit: flags.limit, json: flags.json }, io);
 		}
 		default:
 			io.stderr(`Unknown command: ${command}. Run xcsh --help for usage.\n`);

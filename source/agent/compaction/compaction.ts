@@ -1,0 +1,126 @@
+import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import { createBranchSummaryMessage, createCustomMessage } from "../../session/messages.js";
+import type { StoredEntry } from "../../session/session-entries.js";
+import type { CompactionEntry } from "../../session/types.js";
+import { collectFileOperations, type FileOperations, isFileOperations } from "./file-operations.js";
+import { estimateContextTokens, estimateTokens } from "./token-estimate.js";
+
+/** Compaction settings. */
+export interface CompactionSettings {
+	/** Recent context kept verbatim after the summary. */
+	keepRecentTokens: number;
+	/** Headroom below the context window that triggers automatic compaction. */
+	reserveTokens: number;
+}
+
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = { keepRecentTokens: 20_000, reserveTokens: 16_384 };
+
+/** What a compaction will summarise and keep. */
+export interface CompactionPlan {
+	firstKeptEntryId: string;
+	messagesToSummarize: AgentMessage[];
+	previousSummary?: string;
+	tokensBefore: number;
+	fileOperations: FileOperations;
+}
+
+interface ContextItem {
+	entry: StoredEntry;
+	message: AgentMessage;
+}
+
+function messageOf(entry: StoredEntry): AgentMessage | undefined {
+	switch (entry.type) {
+		case "message":
+			return (entry as StoredEntry & { message: AgentMessage }).message;
+		case "custom_message": {
+			const e = entry as Extract<StoredEntry, { type: "custom_message" }>;
+			return createCustomMessage(e.customType, e.content, e.display, e.details, e.timestamp);
+		}
+		case "branch_summary": {
+			const e = entry as Extract<StoredEntry, { type: "branch_summary" }>;
+			return createBranchSummaryMessage(e.summary, e.fromId, e.timestamp);
+		}
+		default:
+			return undefined;
+	}
+}
+
+/** The entries whose messages are in the model's context now, after the latest compaction's rules. */
+function contextItems(path: readonly StoredEntry[]): { items: ContextItem[]; previous?: CompactionEntry } {
+	let compactionIndex = -1;
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (path[i]!.type === "compaction") {
+			compactionIndex = i;
+			break;
+		}
+	}
+	const previous = compactionIndex >= 0 ? (path[compactionIndex] as CompactionEntry) : undefined;
+	const items: ContextItem[] = [];
+	let kept = previous === undefined;
+	for (let i = 0; i < path.length; i++) {
+		const entry = path[i]!;
+		if (i === compactionIndex) continue;
+		if (!kept && previous && (entry.id === previous.firstKeptEntryId || i > compactionIndex)) kept = true;
+		if (!kept) continue;
+		const message = messageOf(entry);
+		if (message) items.push({ entry, message });
+	}
+	return previous ? { items, previous } : { items };
+}
+
+function isTurnStart(item: ContextItem): boolean {
+	return item.message.role === "user" || item.message.role === "bashExecution" || item.message.role === "custom";
+}
+
+/**
+ * Plans a compaction of the path root → leaf: keep about `keepRecentTokens` of recent context,
+ * starting at a user turn so no tool result loses its call; undefined when there is nothing to summarise.
+ */
+export function planCompaction(path: readonly StoredEntry[], settings: CompactionSettings): CompactionPlan | undefined {
+	const { items, previous } = contextItems(path);
+	if (items.length < 2) return undefined;
+	let kept = 0;
+	let cut = items.length;
+	while (cut > 0 && kept < settings.keepRecentTokens) {
+		cut--;
+		kept += estimateTokens(items[cut]!.message);
+	}
+	while (cut < items.length && !isTurnStart(items[cut]!)) cut++;
+	if (cut >= items.length) {
+		cut = items.length - 1;
+		while (cut > 0 && !isTurnStart(items[cut]!)) cut--;
+	}
+	if (cut <= 0) return undefined;
+	const messagesToSummarize = items.slice(0, cut).map((i) => i.message);
+	const summaryTokens = previous ? Math.ceil(previous.summary.length / 4) : 0;
+	const previousOps = previous && isFileOperations(previous.details) ? previous.details : undefined;
+	const plan: CompactionPlan = {
+		firstKeptEntryId: items[cut]!.entry.id,
+		messagesToSummarize,
+		tokensBefore: estimateContextTokens(items.map((i) => i.message)) + summaryTokens,
+		fileOperations: collectFileOperations(messagesToSummarize, previousOps),
+	};
+	if (previous) plan.previousSummary = previous.summary;
+	return plan;
+}
+
+/** True when the context is close enough to the window that it should be compacted. */
+export function shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean {
+	return contextWindow > 0 && contextTokens > contextWindow - settings.reserveTokens;
+}
+
+/** The messages of the branch being left: from the old leaf back to (not including) the common ancestor. */
+export function abandonedBranchMessages(
+	oldPath: readonly StoredEntry[],
+	newPath: readonly StoredEntry[],
+): AgentMessage[] {
+	const onNewPath = new Set(newPath.map((e) => e.id));
+	const abandoned: AgentMessage[] = [];
+	for (const entry of oldPath) {
+		if (onNewPath.has(entry.id)) continue;
+		const message = messageOf(entry);
+		if (message) abandoned.push(message);
+	}
+	return abandoned;
+}

@@ -1,0 +1,438 @@
+import type { Agent, AgentEvent, AgentMessage, AgentTool, ThinkingLevel } from "@mariozechner/pi-agent-core";
+import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
+import { ExtensionRunner } from "../agent/extensions/runner.js";
+import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
+import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
+import { copyArtifacts } from "./artifacts.js";
+import { formatSessionAsText } from "./format-session-text.js";
+import { convertToLlm } from "./messages.js";
+import {
+	type CompactionOptions,
+	type CompactionResult,
+	type NavigateTreeOptions,
+	type NavigateTreeResult,
+	SessionMaintenance,
+} from "./session-maintenance.js";
+import type { SessionManager } from "./session-manager.js";
+import type { SessionContext } from "./types.js";
+
+/** How AgentSession finds models and their keys (the model registry implements it). */
+export interface ModelResolver {
+	find(ref: string): Model<Api> | undefined;
+	getApiKey(provider: string): string | undefined | Promise<string | undefined>;
+}
+
+/** What an AgentSession is built from. */
+export interface AgentSessionOptions {
+	sessionManager: SessionManager;
+	models: ModelResolver;
+	model: Model<Api>;
+	thinkingLevel?: ThinkingLevel;
+	tools?: AgentTool[];
+	extensions?: ExtensionRunner;
+	systemPrompt?: string;
+	compaction?: CompactionOptions;
+}
+
+/** "provider/id" of a model. */
+export function modelRef(model: Model<Api>): string {
+	return `${model.provider}/${model.id}`;
+}
+
+function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
+	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+}
+
+/**
+ * The one object the UI talks to: runs the agent, persists every finished message through the
+ * SessionManager, and owns the session lifecycle (new, resume, fork, tree, compaction).
+ */
+export class AgentSession {
+	readonly #agent: Agent;
+	readonly #sessionManager: SessionManager;
+	readonly #models: ModelResolver;
+	readonly #extensions: ExtensionRunner;
+	readonly #listeners = new Set<AgentSessionListener>();
+	readonly #maintenance: SessionMaintenance;
+	#unsubscribeAgent: (() => void) | undefined;
+	#nextTurn: AgentMessage[] = [];
+	#recordedModel: string | undefined;
+	#recordedThinking: string | undefined;
+	#reportedPersistError: Error | undefined;
+
+	private constructor(agent: Agent, options: AgentSessionOptions) {
+		this.#agent = agent;
+		this.#sessionManager = options.sessionManager;
+		this.#models = options.models;
+		this.#extensions = options.extensions ?? new ExtensionRunner();
+		this.#maintenance = new SessionMaintenance({
+			sessionManager: options.sessionManager,
+			agent,
+			apiKey: (provider) => this.#models.getApiKey(provider),
+			emit: (event) => this.#emit(event),
+			settings: options.compaction ?? {},
+		});
+		this.#extensions.onError((error) =>
+			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
+		);
+	}
+
+	/** Builds a session; loads the agent runtime (pi-agent-core, ~0.5 s) here, not at import. */
+	static async create(options: AgentSessionOptions): Promise<AgentSession> {
+		const { Agent } = await import("@mariozechner/pi-agent-core");
+		const extensions = options.extensions ?? new ExtensionRunner();
+		const tools = [...(options.tools ?? []), ...extensions.getTools()];
+		const agent = new Agent({
+			initialState: {
+				systemPrompt: options.systemPrompt ?? "",
+				model: options.model,
+				thinkingLevel: options.model.reasoning ? (options.thinkingLevel ?? "off") : "off",
+				tools,
+			},
+			convertToLlm: (messages) => convertToLlm(messages),
+			getApiKey: (provider) => options.models.getApiKey(provider),
+			sessionId: options.sessionManager.getSessionId(),
+		});
+		const session = new AgentSession(agent, { ...options, extensions });
+		session.#restoreFromSession();
+		session.#connect();
+		await session.#broadcast(
+			{ type: "session_start", sessionFile: options.sessionManager.getSessionFile() },
+			{ reason: "start" },
+		);
+		return session;
+	}
+
+	// ── state ───────────────────────────────────────────────────────────────
+
+	/** The session store behind this session. */
+	get sessionManager(): SessionManager {
+		return this.#sessionManager;
+	}
+
+	/** True while the agent is running a turn. */
+	get isStreaming(): boolean {
+		return this.#agent.state.isStreaming;
+	}
+
+	/** The messages in the model's context. */
+	get messages(): readonly AgentMessage[] {
+		return this.#agent.state.messages;
+	}
+
+	/** The current model. */
+	get model(): Model<Api> {
+		return this.#agent.state.model;
+	}
+
+	/** The current thinking level. */
+	get thinkingLevel(): ThinkingLevel {
+		return this.#agent.state.thinkingLevel;
+	}
+
+	/** The system prompt sent with every request. */
+	get systemPrompt(): string {
+		return this.#agent.state.systemPrompt;
+	}
+
+	/** The tools the model can call. */
+	get tools(): readonly AgentTool[] {
+		return this.#agent.state.tools;
+	}
+
+	/** Extension problems so far. */
+	get extensions(): ExtensionRunner {
+		return this.#extensions;
+	}
+
+	/** Hears every event; returns the unsubscribe function. */
+	subscribe(listener: AgentSessionListener): () => void {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+
+	// ── the agent ───────────────────────────────────────────────────────────
+
+	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
+	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
+		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
+		this.#recordChoices();
+		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
+		await this.#agent.prompt(messages);
+		await this.#maintenance.compactIfNeeded();
+	}
+
+	/** Interrupts the current turn with a message (or prompts when idle). */
+	async steer(text: string): Promise<void> {
+		if (!this.isStreaming) return this.prompt(text);
+		this.#agent.steer(userMessage(text));
+	}
+
+	/** Queues a message for when the agent would otherwise stop (or prompts when idle). */
+	async followUp(text: string): Promise<void> {
+		if (!this.isStreaming) return this.prompt(text);
+		this.#agent.followUp(userMessage(text));
+	}
+
+	/** Queues a message (an extension's custom message) to go out with the next prompt. */
+	queueNextTurn(message: AgentMessage): void {
+		this.#nextTurn.push(message);
+	}
+
+	/** Stops the current turn, summary or compaction; the partial assistant message is kept. */
+	async abort(): Promise<void> {
+		this.#maintenance.abort();
+		this.#agent.abort();
+		await this.#agent.waitForIdle();
+	}
+
+	/** Switches model; recorded as a `model_change`. */
+	setModel(model: Model<Api>): void {
+		this.#agent.state.model = model;
+		if (!model.reasoning && this.#agent.state.thinkingLevel !== "off") this.setThinkingLevel("off");
+		this.#sessionManager.appendModelChange(modelRef(model));
+		this.#recordedModel = modelRef(model);
+		this.#emit({ type: "model_change", model: modelRef(model) });
+	}
+
+	/** Sets the thinking level (off for models without reasoning); recorded as a `thinking_level_change`. */
+	setThinkingLevel(level: ThinkingLevel): void {
+		const effective = this.model.reasoning ? level : "off";
+		this.#agent.state.thinkingLevel = effective;
+		this.#sessionManager.appendThinkingLevelChange(effective);
+		this.#recordedThinking = effective;
+		this.#emit({ type: "thinking_level_change", thinkingLevel: effective });
+	}
+
+	// ── lifecycle (spec: session-operations.txt) ───────────────────────────
+
+	/** Starts a new session. False when an extension cancelled. */
+	async newSession(options: { parentSession?: string } = {}): Promise<boolean> {
+		const cancelled = await this.#extensions.emitBeforeSwitch({ type: "session_before_switch", reason: "new" });
+		if (cancelled.cancel) return false;
+		const previousSessionFile = this.#sessionManager.getSessionFile();
+		await this.#stopAndDisconnect();
+		this.#clearQueues();
+		try {
+			await this.#sessionManager.flush();
+			await this.#sessionManager.newSession(options);
+			this.#agent.sessionId = this.#sessionManager.getSessionId();
+			this.#restoreFromSession();
+			await this.#announceSwitch("new", previousSessionFile);
+		} finally {
+			this.#connect();
+		}
+		return true;
+	}
+
+	/**
+	 * Switches to another session file, in the spec's 11 steps. False when an extension cancelled;
+	 * if anything throws after the switch began, the previous session is restored and the error rethrown.
+	 */
+	async switchSession(sessionPath: string): Promise<boolean> {
+		const before = await this.#extensions.emitBeforeSwitch({
+			type: "session_before_switch",
+			reason: "resume",
+			targetSessionFile: sessionPath,
+		});
+		if (before.cancel) return false;
+		const previous = {
+			file: this.#sessionManager.getSessionFile(),
+			leafId: this.#sessionManager.getLeafId(),
+			messages: this.#agent.state.messages.slice(),
+			model: this.#agent.state.model,
+			thinkingLevel: this.#agent.state.thinkingLevel,
+			recordedModel: this.#recordedModel,
+			recordedThinking: this.#recordedThinking,
+			sessionId: this.#agent.sessionId,
+		};
+		await this.#stopAndDisconnect();
+		this.#clearQueues();
+		try {
+			await this.#sessionManager.flush();
+			await this.#sessionManager.setSessionFile(sessionPath);
+			this.#agent.sessionId = this.#sessionManager.getSessionId();
+			const context = this.#sessionManager.buildSessionContext();
+			await this.#announceSwitch("resume", previous.file);
+			this.#applyContext(context);
+		} catch (error) {
+			if (previous.file && this.#sessionManager.getSessionFile() !== previous.file) {
+				await this.#sessionManager.setSessionFile(previous.file).catch(() => undefined);
+				if (previous.leafId && this.#sessionManager.getEntry(previous.leafId))
+					this.#sessionManager.branch(previous.leafId);
+			}
+			this.#agent.state.messages = previous.messages;
+			this.#agent.state.model = previous.model;
+			this.#agent.state.thinkingLevel = previous.thinkingLevel;
+			this.#recordedModel = previous.recordedModel;
+			this.#recordedThinking = previous.recordedThinking;
+			this.#agent.sessionId = previous.sessionId;
+			throw error;
+		} finally {
+			this.#connect();
+		}
+		return true;
+	}
+
+	/** Forks the session into a new file (artifacts copied). False while streaming, when cancelled, or in memory. */
+	async fork(): Promise<boolean> {
+		if (this.isStreaming) return false;
+		const before = await this.#extensions.emitBeforeSwitch({ type: "session_before_switch", reason: "fork" });
+		if (before.cancel) return false;
+		await this.#sessionManager.flush();
+		const result = await this.#sessionManager.fork();
+		if (!result) return false;
+		if (result.previousSessionFile) await copyArtifacts(result.previousSessionFile, result.sessionFile);
+		this.#agent.sessionId = this.#sessionManager.getSessionId();
+		await this.#announceSwitch("fork", result.previousSessionFile);
+		return true;
+	}
+
+	/** Moves the leaf in the tree, optionally leaving a summary of the branch behind. */
+	async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
+		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before moving in the tree");
+		const result = await this.#maintenance.navigateTree(targetId, options);
+		if (!result.cancelled)
+			await this.#broadcast(
+				{
+					type: "session_tree",
+					oldLeafId: result.oldLeafId,
+					newLeafId: result.newLeafId,
+					...(result.summaryEntryId ? { summaryEntryId: result.summaryEntryId } : {}),
+				},
+				{ reason: "tree" },
+			);
+		return result;
+	}
+
+	/** Summarises older context into a `compaction` entry and rebuilds the context from the session. */
+	async compact(instructions?: string): Promise<CompactionResult> {
+		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before compacting");
+		return this.#maintenance.compact(instructions, "manual");
+	}
+
+	/** The session as plain text for /dump; empty when there are no messages yet. */
+	formatSessionAsText(): string {
+		return formatSessionAsText(this.#sessionManager.getBranch(), {
+			systemPrompt: this.systemPrompt,
+			model: modelRef(this.model),
+			thinkingLevel: this.thinkingLevel,
+			tools: this.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		});
+	}
+
+	/** Stops work, tells extensions the app is shutting down, and closes the session file. */
+	async dispose(): Promise<void> {
+		await this.#stopAndDisconnect();
+		await this.#broadcast({ type: "session_shutdown" }, { reason: "shutdown" });
+		await this.#sessionManager.close();
+	}
+
+	// ── internals ───────────────────────────────────────────────────────────
+
+	#emit(event: AgentSessionEvent): void {
+		for (const listener of this.#listeners) listener(event);
+	}
+
+	async #broadcast(
+		event: Exclude<ExtensionEvent, { type: "session_before_switch" }>,
+		toolEvent: ToolSessionEvent,
+	): Promise<void> {
+		if (event.type === "session_switch" || event.type === "session_tree") this.#emit(event);
+		await this.#extensions.emit(event);
+		await this.#extensions.notifyTools(toolEvent);
+	}
+
+	async #announceSwitch(reason: SessionSwitchReason, previousSessionFile: string | undefined): Promise<void> {
+		const event = {
+			type: "session_switch" as const,
+			reason,
+			previousSessionFile,
+			sessionFile: this.#sessionManager.getSessionFile(),
+		};
+		await this.#broadcast(
+			event,
+			previousSessionFile ? { reason: "switch", previousSessionFile } : { reason: "switch" },
+		);
+	}
+
+	/** Rebuilds agent state from the session: messages, model (if the registry has it), thinking level. */
+	#restoreFromSession(): void {
+		this.#applyContext(this.#sessionManager.buildSessionContext());
+	}
+
+	#applyContext(context: SessionContext): void {
+		this.#agent.state.messages = context.messages;
+		const recordedModel = context.models.default;
+		const model = recordedModel ? this.#models.find(recordedModel) : undefined;
+		if (model) this.#agent.state.model = model;
+		this.#recordedModel = recordedModel;
+		const thinkingRecorded = this.#sessionManager.getBranch().some((e) => e.type === "thinking_level_change");
+		this.#recordedThinking = thinkingRecorded ? context.thinkingLevel : undefined;
+		if (thinkingRecorded) {
+			this.#agent.state.thinkingLevel = this.model.reasoning ? (context.thinkingLevel as ThinkingLevel) : "off";
+		}
+	}
+
+	/** Records the model and thinking level in the session when they differ from what it says. */
+	#recordChoices(): void {
+		const ref = modelRef(this.model);
+		if (ref !== this.#recordedModel) {
+			this.#sessionManager.appendModelChange(ref);
+			this.#recordedModel = ref;
+		}
+		const level = this.thinkingLevel;
+		if (level !== (this.#recordedThinking ?? "off")) {
+			this.#sessionManager.appendThinkingLevelChange(level);
+			this.#recordedThinking = level;
+		}
+	}
+
+	#connect(): void {
+		this.#unsubscribeAgent ??= this.#agent.subscribe((event) => this.#onAgentEvent(event));
+	}
+
+	/** Aborts first, still subscribed, so the partial message lands in the session it belongs to. */
+	async #stopAndDisconnect(): Promise<void> {
+		if (this.isStreaming) await this.abort();
+		this.#maintenance.abort();
+		this.#unsubscribeAgent?.();
+		this.#unsubscribeAgent = undefined;
+	}
+
+	#clearQueues(): void {
+		this.#agent.clearAllQueues();
+		this.#nextTurn = [];
+	}
+
+	#onAgentEvent(event: AgentEvent): void {
+		if (event.type === "message_end") this.#persist(event.message);
+		this.#emit(event);
+	}
+
+	#persist(message: AgentMessage): void {
+		try {
+			if (message.role === "custom") {
+				this.#sessionManager.appendCustomMessageEntry(
+					message.customType,
+					message.content,
+					message.display,
+					message.details,
+				);
+			} else {
+				this.#sessionManager.appendMessage(message);
+			}
+		} catch (error) {
+			this.#reportOnce("persistence", error);
+		}
+	}
+
+	#reportOnce(source: AgentSessionErrorSource, error: unknown): void {
+		const err = error instanceof Error ? error : new Error(String(error));
+		if (source === "persistence") {
+			if (this.#reportedPersistError === err) return;
+			this.#reportedPersistError = err;
+		}
+		this.#emit({ type: "error", source, message: err.message });
+	}
+}
