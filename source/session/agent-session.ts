@@ -6,6 +6,8 @@ import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener }
 import { copyArtifacts } from "./artifacts.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { convertToLlm } from "./messages.js";
+import { ModelChoice } from "./model-choice.js";
+import { type ModelResolver, modelRef } from "./model-resolver.js";
 import {
 	type CompactionOptions,
 	type CompactionResult,
@@ -16,11 +18,7 @@ import {
 import type { SessionManager } from "./session-manager.js";
 import type { SessionContext } from "./types.js";
 
-/** How AgentSession finds models and their keys (the model registry implements it). */
-export interface ModelResolver {
-	find(ref: string): Model<Api> | undefined;
-	getApiKey(provider: string): string | undefined | Promise<string | undefined>;
-}
+export { type ModelResolver, modelRef } from "./model-resolver.js";
 
 /** What an AgentSession is built from. */
 export interface AgentSessionOptions {
@@ -32,11 +30,6 @@ export interface AgentSessionOptions {
 	extensions?: ExtensionRunner;
 	systemPrompt?: string;
 	compaction?: CompactionOptions;
-}
-
-/** "provider/id" of a model. */
-export function modelRef(model: Model<Api>): string {
-	return `${model.provider}/${model.id}`;
 }
 
 function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
@@ -56,8 +49,7 @@ export class AgentSession {
 	readonly #maintenance: SessionMaintenance;
 	#unsubscribeAgent: (() => void) | undefined;
 	#nextTurn: AgentMessage[] = [];
-	#recordedModel: string | undefined;
-	#recordedThinking: string | undefined;
+	readonly #choice: ModelChoice;
 	#reportedPersistError: Error | undefined;
 
 	private constructor(agent: Agent, options: AgentSessionOptions) {
@@ -65,6 +57,7 @@ export class AgentSession {
 		this.#sessionManager = options.sessionManager;
 		this.#models = options.models;
 		this.#extensions = options.extensions ?? new ExtensionRunner();
+		this.#choice = new ModelChoice(agent, options.sessionManager, options.models);
 		this.#maintenance = new SessionMaintenance({
 			sessionManager: options.sessionManager,
 			agent,
@@ -156,7 +149,7 @@ export class AgentSession {
 	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
 	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
 		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
-		this.#recordChoices();
+		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
 		await this.#agent.prompt(messages);
 		await this.#maintenance.compactIfNeeded();
@@ -186,22 +179,16 @@ export class AgentSession {
 		await this.#agent.waitForIdle();
 	}
 
-	/** Switches model; recorded as a `model_change`. */
+	/** Switches model; recorded as a `model_change` (thinking drops to off if the model cannot think). */
 	setModel(model: Model<Api>): void {
-		this.#agent.state.model = model;
-		if (!model.reasoning && this.#agent.state.thinkingLevel !== "off") this.setThinkingLevel("off");
-		this.#sessionManager.appendModelChange(modelRef(model));
-		this.#recordedModel = modelRef(model);
+		this.#choice.setModel(model);
 		this.#emit({ type: "model_change", model: modelRef(model) });
+		if (!model.reasoning && this.thinkingLevel !== "off") this.setThinkingLevel("off");
 	}
 
 	/** Sets the thinking level (off for models without reasoning); recorded as a `thinking_level_change`. */
 	setThinkingLevel(level: ThinkingLevel): void {
-		const effective = this.model.reasoning ? level : "off";
-		this.#agent.state.thinkingLevel = effective;
-		this.#sessionManager.appendThinkingLevelChange(effective);
-		this.#recordedThinking = effective;
-		this.#emit({ type: "thinking_level_change", thinkingLevel: effective });
+		this.#emit({ type: "thinking_level_change", thinkingLevel: this.#choice.setThinkingLevel(level) });
 	}
 
 	// ── lifecycle (spec: session-operations.txt) ───────────────────────────
@@ -240,10 +227,7 @@ export class AgentSession {
 			file: this.#sessionManager.getSessionFile(),
 			leafId: this.#sessionManager.getLeafId(),
 			messages: this.#agent.state.messages.slice(),
-			model: this.#agent.state.model,
-			thinkingLevel: this.#agent.state.thinkingLevel,
-			recordedModel: this.#recordedModel,
-			recordedThinking: this.#recordedThinking,
+			choice: this.#choice.snapshot(),
 			sessionId: this.#agent.sessionId,
 		};
 		await this.#stopAndDisconnect();
@@ -262,10 +246,7 @@ export class AgentSession {
 					this.#sessionManager.branch(previous.leafId);
 			}
 			this.#agent.state.messages = previous.messages;
-			this.#agent.state.model = previous.model;
-			this.#agent.state.thinkingLevel = previous.thinkingLevel;
-			this.#recordedModel = previous.recordedModel;
-			this.#recordedThinking = previous.recordedThinking;
+			this.#choice.restore(previous.choice);
 			this.#agent.sessionId = previous.sessionId;
 			throw error;
 		} finally {
@@ -363,29 +344,7 @@ export class AgentSession {
 
 	#applyContext(context: SessionContext): void {
 		this.#agent.state.messages = context.messages;
-		const recordedModel = context.models.default;
-		const model = recordedModel ? this.#models.find(recordedModel) : undefined;
-		if (model) this.#agent.state.model = model;
-		this.#recordedModel = recordedModel;
-		const thinkingRecorded = this.#sessionManager.getBranch().some((e) => e.type === "thinking_level_change");
-		this.#recordedThinking = thinkingRecorded ? context.thinkingLevel : undefined;
-		if (thinkingRecorded) {
-			this.#agent.state.thinkingLevel = this.model.reasoning ? (context.thinkingLevel as ThinkingLevel) : "off";
-		}
-	}
-
-	/** Records the model and thinking level in the session when they differ from what it says. */
-	#recordChoices(): void {
-		const ref = modelRef(this.model);
-		if (ref !== this.#recordedModel) {
-			this.#sessionManager.appendModelChange(ref);
-			this.#recordedModel = ref;
-		}
-		const level = this.thinkingLevel;
-		if (level !== (this.#recordedThinking ?? "off")) {
-			this.#sessionManager.appendThinkingLevelChange(level);
-			this.#recordedThinking = level;
-		}
+		this.#choice.apply(context);
 	}
 
 	#connect(): void {

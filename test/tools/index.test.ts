@@ -21,6 +21,11 @@ describe("tool sets", () => {
 		for (const tool of tools) expect(tool.description.length).toBeGreaterThan(80);
 	});
 
+	it("never runs file changes concurrently, so two edits of one file cannot lose either", () => {
+		const modes = Object.fromEntries(createCodingTools("/work").map((t) => [t.name, t.executionMode]));
+		expect(modes).toEqual({ read: undefined, bash: undefined, edit: "sequential", write: "sequential" });
+	});
+
 	it("gives a read-only session only read", () => {
 		expect(createReadOnlyTools("/work").map((t) => t.name)).toEqual(["read"]);
 	});
@@ -31,6 +36,7 @@ describe("tool sets", () => {
 		expect(read?.description).toContain("offset");
 		expect(bash?.description).toContain("default 120");
 		expect(bash?.description).toContain("full output is saved to a file");
+		expect(bash?.description).toContain("interactive programs and prompts wait until the timeout");
 		expect(edit?.description).toContain("must be unique");
 		expect(write?.description).toContain("creating missing parent directories");
 	});

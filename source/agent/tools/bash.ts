@@ -48,7 +48,8 @@ const DESCRIPTION = [
 	`Output over ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)} keeps only the end;`,
 	"the full output is saved to a file you can read.",
 	`The command is killed after timeout seconds (default ${DEFAULT_BASH_TIMEOUT_SECONDS}).`,
-	"There is no stdin: avoid interactive programs; pagers are disabled (PAGER=cat).",
+	"Nothing is ever typed into the terminal, so interactive programs and prompts wait until the timeout:",
+	"pass flags like -y or --no-edit instead. Pagers are disabled (PAGER=cat).",
 ].join(" ");
 
 type PtyModule = typeof import("node-pty");

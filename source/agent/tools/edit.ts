@@ -38,6 +38,8 @@ export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditDe
 		label: "Edit",
 		description: DESCRIPTION,
 		parameters: editSchema,
+		// Two edits of one file in a single turn would each read the old text and the later write would win.
+		executionMode: "sequential",
 		execute: async (_toolCallId, params, signal) => {
 			throwIfAborted(signal);
 			const absolute = resolveToolPath(cwd, params.path);

@@ -37,6 +37,8 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, Writ
 		label: "Write",
 		description: DESCRIPTION,
 		parameters: writeSchema,
+		// A write racing an edit of the same file in one turn would silently drop one of the two changes.
+		executionMode: "sequential",
 		execute: async (_toolCallId, params, signal) => {
 			throwIfAborted(signal);
 			const absolute = resolveToolPath(cwd, params.path);
