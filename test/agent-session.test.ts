@@ -201,6 +201,23 @@ describe("AgentSession", () => {
 		expect(events.find((e) => e.type === "session_switch")).toMatchObject({ reason: "resume" });
 	});
 
+	it("branch moves the leaf, rebuilds the context and tells custom tools", async () => {
+		const extensions = new ExtensionRunner();
+		const seen: string[] = [];
+		await extensions.add("watch", (api) => {
+			api.on("session_branch", (e) => void seen.push(`branch:${e.leafId}`));
+			api.registerTool({ ...echoTool, name: "watcher", onSession: (e) => void seen.push(`tool:${e.reason}`) });
+		});
+		faux.setResponses([fauxAssistantMessage("a1"), fauxAssistantMessage("a2")]);
+		const session = await make({ extensions });
+		await session.prompt("one");
+		const firstAnswer = session.sessionManager.getLeafId()!;
+		await session.prompt("two");
+		await session.branch(firstAnswer);
+		expect(session.messages.map(textOf)).toEqual(["one", "a1"]);
+		expect(seen).toEqual(["tool:start", `branch:${firstAnswer}`, "tool:branch"]);
+	});
+
 	it("switchSession that fails mid-way restores the previous session and rethrows", async () => {
 		const target = await SessionManager.create(temp.root);
 		target.appendMessage({ role: "user", content: "target", timestamp: 1 });

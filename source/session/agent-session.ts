@@ -286,6 +286,14 @@ export class AgentSession {
 		return result;
 	}
 
+	/** Moves the leaf to an entry (no summary) and tells extensions and custom tools it branched. */
+	async branch(entryId: string): Promise<void> {
+		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before branching");
+		this.#sessionManager.branch(entryId);
+		this.#restoreFromSession();
+		await this.#broadcast({ type: "session_branch", leafId: entryId }, { reason: "branch" });
+	}
+
 	/** Summarises older context into a `compaction` entry and rebuilds the context from the session. */
 	async compact(instructions?: string): Promise<CompactionResult> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before compacting");

@@ -1,0 +1,90 @@
+/**
+ * The one key map of the UI. Components never test raw keys: they ask `matchKey(input, key)`
+ * for an action name. Ink's `Key` shape is mirrored here so controllers stay free of React/Ink.
+ */
+export interface KeyPress {
+	upArrow?: boolean;
+	downArrow?: boolean;
+	leftArrow?: boolean;
+	rightArrow?: boolean;
+	pageUp?: boolean;
+	pageDown?: boolean;
+	home?: boolean;
+	end?: boolean;
+	return?: boolean;
+	escape?: boolean;
+	ctrl?: boolean;
+	shift?: boolean;
+	tab?: boolean;
+	backspace?: boolean;
+	delete?: boolean;
+	meta?: boolean;
+}
+
+/** Every action a key can trigger. */
+export type KeyAction =
+	| "up"
+	| "down"
+	| "left"
+	| "right"
+	| "pageUp"
+	| "pageDown"
+	| "home"
+	| "end"
+	| "submit"
+	| "newline"
+	| "cancel"
+	| "interrupt"
+	| "tab"
+	| "backspace"
+	| "delete"
+	| "historySearch"
+	| "deleteItem"
+	| "rename"
+	| "wordLeft"
+	| "wordRight"
+	| "lineStart"
+	| "lineEnd"
+	| "killLine";
+
+/** The action for a key press, or undefined for plain text input. */
+export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
+	if (key.ctrl) {
+		switch (input) {
+			case "c":
+				return "interrupt";
+			case "r":
+				return "historySearch";
+			case "d":
+				return "deleteItem";
+			case "a":
+				return "lineStart";
+			case "e":
+				return "lineEnd";
+			case "u":
+				return "killLine";
+			case "n":
+				return "rename";
+			case "j":
+				return "newline";
+			default:
+				break;
+		}
+	}
+	// Shift+Enter and Alt/Meta+Enter insert a newline; terminals send Alt+Enter as ESC CR.
+	if (key.return && (key.shift || key.meta)) return "newline";
+	if (key.return) return "submit";
+	if (key.escape) return "cancel";
+	if (key.upArrow) return "up";
+	if (key.downArrow) return "down";
+	if (key.leftArrow) return key.meta || key.ctrl ? "wordLeft" : "left";
+	if (key.rightArrow) return key.meta || key.ctrl ? "wordRight" : "right";
+	if (key.pageUp) return "pageUp";
+	if (key.pageDown) return "pageDown";
+	if (key.home) return "home";
+	if (key.end) return "end";
+	if (key.tab) return "tab";
+	if (key.backspace) return "backspace";
+	if (key.delete) return "delete";
+	return undefined;
+}

@@ -1,0 +1,62 @@
+import type { ReactElement } from "react";
+import { render } from "ink-testing-library";
+
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+
+/** A frame with ANSI escapes removed. */
+export function plain(frame: string | undefined): string {
+	return (frame ?? "").replace(ANSI, "");
+}
+
+/** Resolves once `predicate(frame)` holds (checked on every render), or rejects after `timeoutMs`. */
+export async function waitForFrame(
+	instance: ReturnType<typeof render>,
+	predicate: (frame: string) => boolean,
+	timeoutMs = 3000,
+): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const frame = plain(instance.lastFrame());
+		if (predicate(frame)) return frame;
+		if (Date.now() > deadline) throw new Error(`frame never matched; last frame:\n${frame}`);
+		// a macrotask: lets Ink flush renders and re-subscribe input handlers before the next check
+		await new Promise<void>((resolve) => setImmediate(resolve));
+	}
+}
+
+/** Renders and waits for the first frame that matches. */
+export async function renderAndWait(element: ReactElement, predicate: (frame: string) => boolean) {
+	const instance = render(element);
+	await waitForFrame(instance, predicate);
+	return instance;
+}
+
+/** Key escape sequences as a terminal sends them. */
+export const KEYS = {
+	up: "\x1b[A",
+	down: "\x1b[B",
+	right: "\x1b[C",
+	left: "\x1b[D",
+	pageUp: "\x1b[5~",
+	pageDown: "\x1b[6~",
+	home: "\x1b[H",
+	end: "\x1b[F",
+	enter: "\r",
+	escape: "\x1b",
+	tab: "\t",
+	backspace: "\x7f",
+	ctrlC: "\x03",
+	ctrlD: "\x04",
+	ctrlR: "\x12",
+	ctrlN: "\x0e",
+} as const;
+
+/** Writes input, then waits for the frame to satisfy `predicate` (never a bare sleep). */
+export async function pressAndWaitFor(
+	instance: ReturnType<typeof render>,
+	input: string,
+	predicate: (frame: string) => boolean,
+): Promise<string> {
+	instance.stdin.write(input);
+	return waitForFrame(instance, predicate);
+}
