@@ -1,0 +1,29 @@
+import { Box, Text } from "ink";
+import type { ChatStatus } from "../controllers/chat-controller.js";
+
+/** Props of StatusLine. */
+export interface StatusLineProps {
+	readonly status: ChatStatus;
+	readonly width: number;
+}
+
+function compact(n: number): string {
+	if (n < 1000) return String(n);
+	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+	return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** Model, thinking level, session, tokens and cost so far, context-window use. */
+export function StatusLine({ status, width }: StatusLineProps) {
+	const context = status.contextPercent === undefined ? "" : ` · ctx ${status.contextPercent}%`;
+	return (
+		<Box width={width}>
+			<Text wrap="truncate-end" dimColor>
+				<Text {...(status.offline ? { color: "yellow" } : {})}>{status.model}</Text>
+				{status.thinking !== "off" ? ` · thinking ${status.thinking}` : ""} · {status.session} · ↑
+				{compact(status.inputTokens)} ↓{compact(status.outputTokens)} · ${status.cost.toFixed(3)}
+				{context}
+			</Text>
+		</Box>
+	);
+}

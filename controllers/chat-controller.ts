@@ -1,0 +1,261 @@
+import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import { estimateContextTokens } from "../source/agent/compaction/token-estimate.js";
+import type { AgentSession } from "../source/session/agent-session.js";
+import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
+import { modelRef } from "../source/session/model-resolver.js";
+
+/** One finished thing in the chat history (rendered once, in Ink's <Static>). */
+export type ChatItem =
+	| { kind: "welcome"; id: string; model: string; cwd: string; session: string; hint?: string }
+	| { kind: "message"; id: string; message: AgentMessage }
+	| { kind: "notice"; id: string; level: "info" | "warning" | "error"; text: string };
+
+/** A tool that is running now, with its output so far. */
+export interface RunningTool {
+	id: string;
+	name: string;
+	args: Record<string, unknown>;
+	output: string;
+}
+
+/** What the status line shows. */
+export interface ChatStatus {
+	model: string;
+	offline: boolean;
+	thinking: string;
+	session: string;
+	inputTokens: number;
+	outputTokens: number;
+	cost: number;
+	contextPercent: number | undefined;
+}
+
+/** Everything the chat screen renders. */
+export interface ChatSnapshot {
+	items: readonly ChatItem[];
+	pending: AgentMessage | undefined;
+	running: readonly RunningTool[];
+	activity: { label: string; startedAt: number } | undefined;
+	/** Changes when the history must be redrawn from scratch (resume, tree, fork, resize). */
+	remountKey: number;
+	status: ChatStatus;
+}
+
+/** At most this many messages are redrawn into history after a rebuild: the screen shows fewer. */
+const REDRAW_LIMIT = 200;
+
+/** Options for the chat controller. */
+export interface ChatControllerOptions {
+	session: AgentSession;
+	isOffline: (model: AgentSession["model"]) => boolean;
+	hint?: string;
+}
+
+/**
+ * Turns AgentSession events into the chat screen's state: finished items, the streaming message,
+ * running tools, the current activity and the status line. No React: components bind with
+ * useSyncExternalStore.
+ */
+export class ChatController {
+	readonly #session: AgentSession;
+	readonly #options: ChatControllerOptions;
+	readonly #listeners = new Set<() => void>();
+	#snapshot: ChatSnapshot;
+	#nextId = 0;
+	#unsubscribe: () => void;
+
+	constructor(options: ChatControllerOptions) {
+		this.#session = options.session;
+		this.#options = options;
+		this.#snapshot = {
+			items: [],
+			pending: undefined,
+			running: [],
+			activity: undefined,
+			remountKey: 0,
+			status: this.#status(),
+		};
+		this.#snapshot = { ...this.#snapshot, items: this.#historyItems() };
+		this.#unsubscribe = options.session.subscribe((event) => this.#onEvent(event));
+	}
+
+	/** Hears every change. */
+	subscribe = (listener: () => void): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	/** The current state (a new object after every change). */
+	getSnapshot = (): ChatSnapshot => this.#snapshot;
+
+	/** Adds a notice line to the history. */
+	notice(level: "info" | "warning" | "error", text: string): void {
+		this.#update({ items: [...this.#snapshot.items, { kind: "notice", id: this.#id(), level, text }] });
+	}
+
+	/** Shows (or clears) what the app is busy with besides the agent (sharing, summarising…). */
+	setActivity(label: string | undefined): void {
+		this.#update({ activity: label ? { label, startedAt: Date.now() } : undefined });
+	}
+
+	/** Redraws the whole history from the session (after resume, tree navigation, fork, resize). */
+	rebuild(): void {
+		this.#update({
+			items: this.#historyItems(),
+			pending: undefined,
+			running: [],
+			remountKey: this.#snapshot.remountKey + 1,
+		});
+	}
+
+	/** Stops listening to the session. */
+	dispose(): void {
+		this.#unsubscribe();
+	}
+
+	#id(): string {
+		this.#nextId += 1;
+		return `i${this.#nextId}`;
+	}
+
+	#historyItems(): ChatItem[] {
+		const session = this.#session;
+		const manager = session.sessionManager;
+		const welcome: ChatItem = {
+			kind: "welcome",
+			id: this.#id(),
+			model: this.#options.isOffline(session.model) ? "offline model" : modelRef(session.model),
+			cwd: manager.getCwd(),
+			session: manager.getSessionName() ?? manager.getSessionId(),
+			...(this.#options.hint ? { hint: this.#options.hint } : {}),
+		};
+		const messages = session.messages;
+		const shown = messages.slice(-REDRAW_LIMIT);
+		const items: ChatItem[] = [welcome];
+		if (shown.length < messages.length) {
+			items.push({
+				kind: "notice",
+				id: this.#id(),
+				level: "info",
+				text: `… ${messages.length - shown.length} earlier messages (see /tree)`,
+			});
+		}
+		for (const message of shown) items.push({ kind: "message", id: this.#id(), message });
+		return items;
+	}
+
+	#status(): ChatStatus {
+		const session = this.#session;
+		let input = 0;
+		let output = 0;
+		let cost = 0;
+		for (const entry of session.sessionManager.getEntries()) {
+			if (entry.type !== "message") continue;
+			const message = (entry as { message: AgentMessage }).message;
+			if (message.role !== "assistant") continue;
+			input += message.usage.input + message.usage.cacheRead;
+			output += message.usage.output;
+			cost += message.usage.cost.total;
+		}
+		const window = session.model.contextWindow;
+		const manager = session.sessionManager;
+		return {
+			model: this.#options.isOffline(session.model) ? "offline model" : modelRef(session.model),
+			offline: this.#options.isOffline(session.model),
+			thinking: session.thinkingLevel,
+			session: manager.getSessionName() ?? manager.getSessionId().slice(0, 8),
+			inputTokens: input,
+			outputTokens: output,
+			cost,
+			contextPercent:
+				window > 0 ? Math.min(100, Math.round((estimateContextTokens(session.messages) / window) * 100)) : undefined,
+		};
+	}
+
+	#update(patch: Partial<ChatSnapshot>): void {
+		this.#snapshot = { ...this.#snapshot, ...patch };
+		for (const listener of this.#listeners) listener();
+	}
+
+	#onEvent(event: AgentSessionEvent): void {
+		switch (event.type) {
+			case "agent_start":
+				this.#update({ activity: { label: "Thinking", startedAt: Date.now() } });
+				break;
+			case "agent_end":
+				this.#update({ activity: undefined, pending: undefined, running: [], status: this.#status() });
+				break;
+			case "message_start":
+			case "message_update":
+				if (event.message.role === "assistant") {
+					this.#update({
+						pending: event.message,
+						activity: this.#snapshot.activity && { ...this.#snapshot.activity, label: "Streaming" },
+					});
+				}
+				break;
+			case "message_end":
+				this.#update({
+					items: [...this.#snapshot.items, { kind: "message", id: this.#id(), message: event.message }],
+					pending: undefined,
+					status: this.#status(),
+				});
+				break;
+			case "tool_execution_start":
+				this.#update({
+					running: [
+						...this.#snapshot.running,
+						{ id: event.toolCallId, name: event.toolName, args: event.args as Record<string, unknown>, output: "" },
+					],
+					activity: { label: `Running ${event.toolName}`, startedAt: this.#snapshot.activity?.startedAt ?? Date.now() },
+				});
+				break;
+			case "tool_execution_update": {
+				const text = textOfPartial(event.partialResult);
+				this.#update({
+					running: this.#snapshot.running.map((t) => (t.id === event.toolCallId ? { ...t, output: text } : t)),
+				});
+				break;
+			}
+			case "tool_execution_end":
+				this.#update({ running: this.#snapshot.running.filter((t) => t.id !== event.toolCallId) });
+				break;
+			case "compaction_start":
+				this.#update({
+					activity: {
+						label: event.reason === "auto" ? "Compacting the context" : "Summarising",
+						startedAt: Date.now(),
+					},
+				});
+				break;
+			case "compaction_end":
+				this.#update({ activity: undefined });
+				if (event.error) this.notice("error", `Compaction failed: ${event.error}`);
+				break;
+			case "session_compact":
+				this.rebuild();
+				this.notice("info", `Compacted ${event.tokensBefore.toLocaleString("en-US")} tokens into a summary`);
+				break;
+			case "session_switch":
+			case "session_tree":
+				this.rebuild();
+				this.#update({ status: this.#status() });
+				break;
+			case "model_change":
+			case "thinking_level_change":
+				this.#update({ status: this.#status() });
+				break;
+			case "error":
+				this.notice("error", event.message);
+				break;
+			default:
+				break;
+		}
+	}
+}
+
+function textOfPartial(partial: unknown): string {
+	const content = (partial as { content?: { type: string; text?: string }[] } | undefined)?.content;
+	if (!Array.isArray(content)) return "";
+	return content.map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("");
+}

@@ -1,0 +1,34 @@
+import type { ModelInfo } from "../agent/models/model-registry.js";
+import type { AgentSession } from "../session/agent-session.js";
+
+/** What a slash command needs from the app. */
+export interface CommandContext {
+	session: AgentSession;
+	models: { list(): ModelInfo[]; find(ref: string): AgentSession["model"] | undefined };
+}
+
+/** A screen a command can open. */
+export type CommandScreen = "resume" | "tree";
+
+/** What a command asks the UI to do; the UI interprets it (exhaustively). */
+export type CommandResult =
+	| { kind: "done" }
+	| { kind: "notice"; level: "info" | "warning" | "error"; text: string }
+	| { kind: "open"; screen: CommandScreen }
+	| { kind: "redraw"; text?: string }
+	| { kind: "quit" };
+
+/** A slash command as data. */
+export interface SlashCommand {
+	name: string;
+	aliases?: readonly string[];
+	description: string;
+	/** Shown in /help, e.g. "[provider/id]". */
+	args?: string;
+	run(context: CommandContext, args: string): Promise<CommandResult> | CommandResult;
+}
+
+/** Shorthands for results. */
+export const info = (text: string): CommandResult => ({ kind: "notice", level: "info", text });
+export const warning = (text: string): CommandResult => ({ kind: "notice", level: "warning", text });
+export const failure = (text: string): CommandResult => ({ kind: "notice", level: "error", text });

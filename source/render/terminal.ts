@@ -1,0 +1,38 @@
+/** Escape sequences for the full-screen UI. */
+const ENTER_ALT_SCREEN = "\x1b[?1049h\x1b[H";
+const LEAVE_ALT_SCREEN = "\x1b[?1049l";
+const SHOW_CURSOR = "\x1b[?25h";
+/** Clear screen and scrollback, cursor home: used before history is redrawn. */
+export const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+
+const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Switches to the alternate screen and guarantees the terminal is given back — on normal exit,
+ * on a crash and on signals — by leaving it and showing the cursor. Returns the restore function.
+ */
+export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout): () => void {
+	let restored = false;
+	const restore = () => {
+		if (restored) return;
+		restored = true;
+		stdout.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+		process.off("exit", restore);
+		for (const signal of SIGNALS) process.off(signal, onSignal);
+		process.off("uncaughtException", onCrash);
+	};
+	const onSignal = (signal: NodeJS.Signals) => {
+		restore();
+		process.kill(process.pid, signal);
+	};
+	const onCrash = (error: Error) => {
+		restore();
+		process.stderr.write(`xcsh crashed: ${error.stack ?? error.message}\n`);
+		process.exit(1);
+	};
+	stdout.write(ENTER_ALT_SCREEN);
+	process.on("exit", restore);
+	for (const signal of SIGNALS) process.once(signal, onSignal);
+	process.on("uncaughtException", onCrash);
+	return restore;
+}

@@ -1,0 +1,104 @@
+import type { AgentTool } from "@mariozechner/pi-agent-core";
+import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, Type } from "@mariozechner/pi-ai";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ChatController, type ChatSnapshot } from "../../controllers/chat-controller.js";
+import { AgentSession, modelRef } from "../../source/session/agent-session.js";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+const slowTool: AgentTool = {
+	name: "slow",
+	label: "Slow",
+	description: "waits for the test",
+	parameters: Type.Object({}),
+	execute: async (_id, _params, _signal, onUpdate) => {
+		onUpdate?.({ content: [{ type: "text", text: "half way" }], details: {} });
+		await release;
+		return { content: [{ type: "text", text: "done" }], details: {} };
+	},
+};
+let releaseTool!: () => void;
+let release: Promise<void>;
+
+describe("ChatController", () => {
+	const temp = useTempAgentDir();
+	let faux: ReturnType<typeof registerFauxProvider>;
+	let session: AgentSession;
+	let chat: ChatController;
+
+	beforeEach(async () => {
+		release = new Promise((r) => {
+			releaseTool = r;
+		});
+		faux = registerFauxProvider({ models: [{ id: "chat-model", contextWindow: 1000 }] });
+		session = await AgentSession.create({
+			sessionManager: await SessionManager.create(temp.root),
+			models: { find: () => undefined, getApiKey: () => "k" },
+			model: faux.getModel(),
+			tools: [slowTool],
+		});
+		chat = new ChatController({ session, isOffline: () => false, hint: "configure a model" });
+	});
+	afterEach(async () => {
+		chat.dispose();
+		await session.dispose();
+		faux.unregister();
+	});
+
+	function waitFor(predicate: (s: ChatSnapshot) => boolean): Promise<ChatSnapshot> {
+		return new Promise((resolve) => {
+			if (predicate(chat.getSnapshot())) return resolve(chat.getSnapshot());
+			const off = chat.subscribe(() => {
+				if (predicate(chat.getSnapshot())) {
+					off();
+					resolve(chat.getSnapshot());
+				}
+			});
+		});
+	}
+
+	it("starts with a welcome item and a status line", () => {
+		const snapshot = chat.getSnapshot();
+		expect(snapshot.items[0]).toMatchObject({
+			kind: "welcome",
+			model: modelRef(faux.getModel()),
+			hint: "configure a model",
+		});
+		expect(snapshot.status).toMatchObject({
+			model: modelRef(faux.getModel()),
+			thinking: "off",
+			inputTokens: 0,
+			contextPercent: 0,
+		});
+	});
+
+	it("tracks a turn: activity, running tool with live output, finished items, token totals", async () => {
+		faux.setResponses([
+			fauxAssistantMessage(fauxToolCall("slow", {}), { stopReason: "toolUse" }),
+			fauxAssistantMessage("finished"),
+		]);
+		const run = session.prompt("go");
+		const running = await waitFor((s) => s.running.some((t) => t.output === "half way"));
+		expect(running.activity?.label).toBe("Running slow");
+		releaseTool();
+		await run;
+		const done = await waitFor((s) => s.activity === undefined);
+		const roles = done.items
+			.filter((i) => i.kind === "message")
+			.map((i) => (i.kind === "message" ? i.message.role : ""));
+		expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
+		expect(done.running).toEqual([]);
+		expect(done.status.outputTokens).toBeGreaterThan(0);
+	});
+
+	it("notices, activity and rebuild (which bumps the remount key)", () => {
+		chat.notice("warning", "careful");
+		expect(chat.getSnapshot().items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: "careful" });
+		chat.setActivity("Sharing");
+		expect(chat.getSnapshot().activity?.label).toBe("Sharing");
+		const key = chat.getSnapshot().remountKey;
+		chat.rebuild();
+		expect(chat.getSnapshot().remountKey).toBe(key + 1);
+		expect(chat.getSnapshot().items).toHaveLength(1);
+	});
+});

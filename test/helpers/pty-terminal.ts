@@ -1,0 +1,132 @@
+import { resolve } from "node:path";
+import xterm from "@xterm/headless";
+import * as pty from "node-pty";
+
+const BIN = resolve(import.meta.dirname, "../../bin/xcsh.js");
+
+/** Options for spawning the CLI in a pseudo-terminal. */
+export interface PtyOptions {
+	args?: readonly string[];
+	cwd: string;
+	agentDir: string;
+	cols?: number;
+	rows?: number;
+	env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The built CLI in a real pty, its output fed into a headless xterm so tests read the screen as a
+ * person sees it (node-pty merges stderr into the same stream, so raw bytes are not asserted).
+ */
+export class PtyTerminal {
+	readonly #process: pty.IPty;
+	readonly #terminal: InstanceType<typeof xterm.Terminal>;
+	readonly #exited: Promise<number>;
+	#raw = "";
+	#changed: (() => void)[] = [];
+
+	constructor(options: PtyOptions) {
+		const cols = options.cols ?? 100;
+		const rows = options.rows ?? 30;
+		const env: NodeJS.ProcessEnv = {
+			...process.env,
+			XCSH_AGENT_DIR: options.agentDir,
+			TERM: "xterm-256color",
+			FORCE_COLOR: "1",
+			ANTHROPIC_API_KEY: "",
+			OPENAI_API_KEY: "",
+			GEMINI_API_KEY: "",
+			OPENROUTER_API_KEY: "",
+			...options.env,
+		};
+		// CI=true makes Ink print only the final frame.
+		delete env.CI;
+		delete env.CONTINUOUS_INTEGRATION;
+		delete env.XCSH_TERMINAL_ID;
+		this.#terminal = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
+		this.#process = pty.spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+			name: "xterm-256color",
+			cols,
+			rows,
+			cwd: options.cwd,
+			env: env as Record<string, string>,
+		});
+		this.#process.onData((data) => {
+			this.#raw += data;
+			this.#terminal.write(data, () => {
+				for (const listener of this.#changed.splice(0)) listener();
+			});
+		});
+		this.#exited = new Promise((resolvePromise) => this.#process.onExit(({ exitCode }) => resolvePromise(exitCode)));
+	}
+
+	/** Everything the program wrote, escape sequences included. */
+	get raw(): string {
+		return this.#raw;
+	}
+
+	/** The visible screen as text, one line per row, trailing spaces trimmed. */
+	screen(): string {
+		const buffer = this.#terminal.buffer.active;
+		const lines: string[] = [];
+		for (let y = 0; y < this.#terminal.rows; y++) {
+			lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+		}
+		return lines.join("\n");
+	}
+
+	/** Whether the terminal is on the alternate screen now. */
+	get onAlternateScreen(): boolean {
+		return this.#terminal.buffer.active.type === "alternate";
+	}
+
+	/** Waits until the screen matches (checked after every write), or fails with the last screen. */
+	async waitFor(match: string | RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
+		const test = (s: string) => (typeof match === "string" ? s.includes(match) : match instanceof RegExp ? match.test(s) : match(s));
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const screen = this.screen();
+			if (test(screen)) return screen;
+			const remaining = deadline - Date.now();
+			if (remaining <= 0) throw new Error(`screen never matched ${String(match)}; screen was:\n${screen}`);
+			await new Promise<void>((resolvePromise) => {
+				const timer = setTimeout(resolvePromise, Math.min(remaining, 250));
+				this.#changed.push(() => {
+					clearTimeout(timer);
+					resolvePromise();
+				});
+			});
+		}
+	}
+
+	/** Sends keys as typed. */
+	write(data: string): void {
+		this.#process.write(data);
+	}
+
+	/** Types text, then waits for it to show on screen before continuing (Ink handles bursts against stale state). */
+	async type(text: string): Promise<void> {
+		for (const char of text) this.#process.write(char);
+		await this.waitFor((s) => s.includes(text.slice(-Math.min(text.length, 20))));
+	}
+
+	/** Resizes the pty and the emulator together. */
+	resize(cols: number, rows: number): void {
+		this.#terminal.resize(cols, rows);
+		this.#process.resize(cols, rows);
+	}
+
+	/** Resolves with the exit code. */
+	exited(): Promise<number> {
+		return this.#exited;
+	}
+
+	/** Kills the program if it is still running. */
+	kill(): void {
+		try {
+			this.#process.kill();
+		} catch {
+			// already gone
+		}
+	}
+}
