@@ -30,14 +30,26 @@ export function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
  */
 export function pathToEntry(leaf: StoredEntry, byId: ReadonlyMap<string, StoredEntry>): StoredEntry[] {
 	const path: StoredEntry[] = [];
-	const seen = new Set<string>();
+	// A path can be no longer than the number of entries; a longer walk means a parent cycle.
 	let current: StoredEntry | undefined = leaf;
-	while (current && !seen.has(current.id)) {
-		seen.add(current.id);
+	for (let steps = byId.size; current && steps >= 0; steps--) {
 		path.push(current);
 		current = current.parentId === null ? undefined : byId.get(current.parentId);
 	}
+	if (current) return cutAtCycle(path).reverse();
 	return path.reverse();
+}
+
+/** A damaged file's parent links loop: keep the walk up to the first entry seen twice. */
+function cutAtCycle(path: StoredEntry[]): StoredEntry[] {
+	const seen = new Set<string>();
+	const kept: StoredEntry[] = [];
+	for (const entry of path) {
+		if (seen.has(entry.id)) break;
+		seen.add(entry.id);
+		kept.push(entry);
+	}
+	return kept;
 }
 
 function messageOf(entry: StoredEntry): AgentMessage | undefined {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { isSessionHeader } from "./session-loader.js";
-import type { SessionStorage } from "./session-storage.js";
+import type { SessionStorage, StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
 const PREFIX_BYTES = 4096;
@@ -45,9 +45,8 @@ function isMessageLine(line: string): boolean {
 	return line.startsWith('{"type":"message"');
 }
 
-function firstUserMessage(lines: readonly string[]): string {
-	for (let i = 1; i < lines.length; i++) {
-		const line = lines[i]!;
+function firstUserMessage(lines: Iterable<string>): string {
+	for (const line of lines) {
 		if (!isMessageLine(line) || !line.includes('"role":"user"')) continue;
 		try {
 			const text = userMessageText((JSON.parse(line) as { message?: UserLike }).message);
@@ -78,6 +77,7 @@ interface Candidate {
 	path: string;
 	mtimeMs: number;
 	size: number;
+	stat: StorageStat;
 }
 
 function candidates(storage: SessionStorage, dir: string): Candidate[] {
@@ -85,7 +85,7 @@ function candidates(storage: SessionStorage, dir: string): Candidate[] {
 	for (const name of storage.listFilesSync(dir, ".jsonl")) {
 		const path = join(dir, name);
 		const stat = storage.statSync(path);
-		if (stat?.isFile) found.push({ path, mtimeMs: stat.mtimeMs, size: stat.size });
+		if (stat?.isFile) found.push({ path, mtimeMs: stat.mtimeMs, size: stat.size, stat });
 	}
 	return found.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
@@ -135,9 +135,31 @@ export async function findMostRecentSession(sessionDir: string, storage: Session
 	return recent?.path;
 }
 
+const MESSAGE_LINE_START = '\n{"type":"message"';
+const LIST_CONCURRENCY = 16;
+
+/** Lines of a text after the first, lazily (a session can be hundreds of MB: never split it whole). */
+function* linesAfterHeader(text: string): Generator<string> {
+	let start = text.indexOf("\n") + 1;
+	while (start > 0 && start < text.length) {
+		const end = text.indexOf("\n", start);
+		yield text.slice(start, end < 0 ? text.length : end);
+		start = end + 1;
+	}
+}
+
+function countMessageLines(text: string): number {
+	let count = 0;
+	for (let at = text.indexOf(MESSAGE_LINE_START); at >= 0; at = text.indexOf(MESSAGE_LINE_START, at + 1)) count++;
+	return count;
+}
+
 /** Full metadata of one session file (reads the whole file; message lines are counted, not parsed). */
-export async function readSessionInfo(path: string, storage: SessionStorage): Promise<SessionInfo | undefined> {
-	const stat = storage.statSync(path);
+export async function readSessionInfo(
+	path: string,
+	storage: SessionStorage,
+	stat: StorageStat | undefined = storage.statSync(path),
+): Promise<SessionInfo | undefined> {
 	if (!stat?.isFile) return undefined;
 	let text: string;
 	try {
@@ -145,11 +167,9 @@ export async function readSessionInfo(path: string, storage: SessionStorage): Pr
 	} catch {
 		return undefined;
 	}
-	const lines = text.split("\n");
-	const header = parseHeader(lines[0]);
+	const headerEnd = text.indexOf("\n");
+	const header = parseHeader(headerEnd < 0 ? text : text.slice(0, headerEnd));
 	if (!header) return undefined;
-	let messageCount = 0;
-	for (let i = 1; i < lines.length; i++) if (isMessageLine(lines[i]!)) messageCount++;
 	const info: SessionInfo = {
 		id: header.id,
 		path,
@@ -157,22 +177,22 @@ export async function readSessionInfo(path: string, storage: SessionStorage): Pr
 		created: createdOf(header, stat.birthtimeMs || stat.mtimeMs),
 		modified: new Date(stat.mtimeMs),
 		size: stat.size,
-		messageCount,
-		firstMessage: firstUserMessage(lines),
+		messageCount: countMessageLines(text),
+		firstMessage: firstUserMessage(linesAfterHeader(text)),
 	};
 	if (typeof header.title === "string") info.title = header.title;
 	if (typeof header.parentSession === "string") info.parentSession = header.parentSession;
 	return info;
 }
 
-/** Every session in the given directories, newest first. */
+/** Every session in the given directories, newest first (files are read a few at a time, in parallel). */
 export async function listSessionsIn(dirs: readonly string[], storage: SessionStorage): Promise<SessionInfo[]> {
+	const all = dirs.flatMap((dir) => candidates(storage, dir));
 	const infos: SessionInfo[] = [];
-	for (const dir of dirs) {
-		for (const candidate of candidates(storage, dir)) {
-			const info = await readSessionInfo(candidate.path, storage);
-			if (info) infos.push(info);
-		}
+	for (let i = 0; i < all.length; i += LIST_CONCURRENCY) {
+		const batch = all.slice(i, i + LIST_CONCURRENCY);
+		const read = await Promise.all(batch.map((c) => readSessionInfo(c.path, storage, c.stat)));
+		for (const info of read) if (info) infos.push(info);
 	}
 	return infos.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import { createEntryId } from "./ids.js";
-import { buildSessionContext } from "./session-context.js";
+import { buildSessionContext, pathToEntry } from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, UnknownSessionEntry } from "./types.js";
 
@@ -206,13 +206,8 @@ export abstract class SessionEntries {
 	getBranch(fromId?: string): StoredEntry[] {
 		const start = fromId ?? this.#leafId;
 		if (start === null) return [];
-		const path: StoredEntry[] = [];
-		const seen = new Set<string>();
-		for (let e = this.#byId.get(start); e && !seen.has(e.id); e = e.parentId ? this.#byId.get(e.parentId) : undefined) {
-			seen.add(e.id);
-			path.push(e);
-		}
-		return path.reverse();
+		const leaf = this.#byId.get(start);
+		return leaf ? pathToEntry(leaf, this.#byId) : [];
 	}
 
 	/** Direct children of an entry, in insertion order. */

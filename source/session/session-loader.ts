@@ -15,8 +15,6 @@ export type SessionFileRead =
 			skipped: JsonlLineError[];
 			/** The file does not end with a newline: the next append must start a new line first. */
 			missingFinalNewline: boolean;
-			/** Bytes read. */
-			size: number;
 	  };
 
 /** True when a parsed value is a usable session header. */
@@ -94,7 +92,6 @@ export function parseSessionText(text: string): SessionFileRead {
 		entries,
 		skipped,
 		missingFinalNewline: parsed.missingFinalNewline,
-		size: Buffer.byteLength(text),
 	};
 }
 
