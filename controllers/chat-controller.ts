@@ -36,6 +36,8 @@ export interface ChatSnapshot {
 	pending: AgentMessage | undefined;
 	running: readonly RunningTool[];
 	activity: { label: string; startedAt: number } | undefined;
+	/** True from the start of a prompt until the agent accepts the next one. */
+	streaming: boolean;
 	/** Changes when the history must be redrawn from scratch (resume, tree, fork, resize). */
 	remountKey: number;
 	status: ChatStatus;
@@ -72,6 +74,7 @@ export class ChatController {
 			pending: undefined,
 			running: [],
 			activity: undefined,
+			streaming: false,
 			remountKey: 0,
 			status: this.#status(),
 		};
@@ -180,7 +183,10 @@ export class ChatController {
 	#onEvent(event: AgentSessionEvent): void {
 		switch (event.type) {
 			case "agent_start":
-				this.#update({ activity: { label: "Thinking", startedAt: Date.now() } });
+				this.#update({ activity: { label: "Thinking", startedAt: Date.now() }, streaming: true });
+				break;
+			case "agent_idle":
+				this.#update({ activity: undefined, streaming: false, status: this.#status() });
 				break;
 			case "agent_end":
 				this.#update({ activity: undefined, pending: undefined, running: [], status: this.#status() });

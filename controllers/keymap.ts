@@ -45,7 +45,9 @@ export type KeyAction =
 	| "wordRight"
 	| "lineStart"
 	| "lineEnd"
-	| "killLine";
+	| "killLine"
+	| "editLabel"
+	| "killWordLeft";
 
 /** The action for a key press, or undefined for plain text input. */
 export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
@@ -67,10 +69,17 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 				return "rename";
 			case "j":
 				return "newline";
+			case "w":
+				return "killWordLeft";
 			default:
 				break;
 		}
 	}
+	// Legacy terminals send Ctrl+J as a bare LF, which Ink reports as plain input.
+	if (input === "\n") return "newline";
+	// Readline's Alt+B / Alt+F arrive as ESC b / ESC f.
+	if (key.meta && input === "b") return "wordLeft";
+	if (key.meta && input === "f") return "wordRight";
 	// Shift+Enter and Alt/Meta+Enter insert a newline; terminals send Alt+Enter as ESC CR.
 	if (key.return && (key.shift || key.meta)) return "newline";
 	if (key.return) return "submit";
@@ -87,4 +96,23 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 	if (key.backspace) return "backspace";
 	if (key.delete) return "delete";
 	return undefined;
+}
+
+/** The answer to a y/n prompt: y/Y confirms, n/N or Escape declines, anything else is ignored. */
+export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decline" | undefined {
+	if (key.escape) return "decline";
+	if (key.ctrl || key.meta) return undefined;
+	if (input === "y" || input === "Y") return "confirm";
+	if (input === "n" || input === "N") return "decline";
+	return undefined;
+}
+
+/**
+ * Keys of the session tree: `matchKey`, plus a plain `l` reported as `editLabel`. The tree decides
+ * whether that means "edit the label" (no search typed yet) or the letter l typed into the search.
+ */
+export function matchTreeKey(input: string, key: KeyPress): KeyAction | undefined {
+	const action = matchKey(input, key);
+	if (action === undefined && input === "l" && !key.ctrl && !key.meta) return "editLabel";
+	return action;
 }

@@ -20,7 +20,9 @@ await build({
 	define: { "process.env.NODE_ENV": '"production"' },
 	alias: { "react-devtools-core": "./scripts/devtools-stub.mjs" },
 	// Bundled CommonJS (React) calls require(); give ESM chunks one.
-	banner: { js: "import { createRequire as __xcshRequire } from 'node:module'; const require = __xcshRequire(import.meta.url);" },
+	banner: {
+		js: "import { createRequire as __xcshRequire } from 'node:module'; const require = __xcshRequire(import.meta.url);",
+	},
 	sourcemap: true,
 	logLevel: "warning",
 });

@@ -1,9 +1,11 @@
+import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
 import meow from "meow";
 import { runSessionsCommand } from "./cli/sessions-command.js";
 import { type LogSink, setLogSink } from "./logger.js";
 
 const HELP = `
   Usage
+    $ xcsh                                      The full-screen agent (in a terminal)
     $ xcsh -p "prompt"                          Run one agent turn and print the answer (or pipe the prompt on stdin)
     $ xcsh sessions [list] [--all] [--json]     List the sessions of this project (or of all projects)
     $ xcsh sessions info <session.jsonl | id>   Show what a session file holds (read-only)
@@ -56,6 +58,54 @@ async function readStdin(): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
+/** `xcsh` in a terminal: the full-screen UI (Ink and the LLM layer load only here). */
+async function runInteractive(io: { stderr: (text: string) => void; cwd: string }): Promise<number> {
+	if (!process.stdin.isTTY || !process.stdout.isTTY) {
+		io.stderr(
+			'xcsh needs a terminal for its interactive UI. Use xcsh -p "prompt" (or pipe a prompt on stdin) to run without one.\n',
+		);
+		return 2;
+	}
+	const { flags } = cli;
+	let thinkingLevel: ThinkingLevel | undefined;
+	if (flags.thinking !== undefined) {
+		const { parseThinkingLevel } = await import("./agent/models/thinking-levels.js");
+		const parsed = parseThinkingLevel(flags.thinking);
+		if (!parsed.ok) {
+			io.stderr(`${parsed.error}\n`);
+			return 2;
+		}
+		thinkingLevel = parsed.level;
+	}
+	const { createSessionManager } = await import("./cli/session-setup.js");
+	const sessionFlags = {
+		noSession: !flags.session,
+		continue: flags.continue,
+		resume: flags.resume === "" ? undefined : flags.resume,
+		sessionDir: flags.sessionDir,
+	};
+	// A --resume <id> from another project asks before forking: do it before the screen is taken over.
+	const early = sessionFlags.resume !== undefined ? await createSessionManager(sessionFlags, io.cwd) : undefined;
+	const [{ runApp }, { buildRuntime }] = await Promise.all([
+		import("../components/run-app.js"),
+		import("../controllers/runtime.js"),
+	]);
+	const code = await runApp({
+		...(flags.resume === "" ? { initialScreen: "resume" as const } : {}),
+		load: () =>
+			buildRuntime({
+				cwd: io.cwd,
+				sessionManager: async () => early ?? (await createSessionManager(sessionFlags, io.cwd)),
+				model: flags.model,
+				thinkingLevel,
+				extensions: flags.extension,
+				sessionDir: flags.sessionDir,
+			}),
+	});
+	// The UI is gone and the session is flushed; stdin and timers left behind by Ink must not keep the process alive.
+	process.exit(code);
+}
+
 async function main(): Promise<number> {
 	const [command, ...args] = cli.input;
 	const io = {
@@ -89,8 +139,7 @@ async function main(): Promise<number> {
 	}
 	switch (command) {
 		case undefined:
-			cli.showHelp(0);
-			return 0;
+			return runInteractive(io);
 		case "sessions":
 			setLogSink(stderrSink);
 			return runSessionsCommand(

@@ -14,6 +14,8 @@ export type AgentSessionEvent =
 			sessionFile: string | undefined;
 	  }
 	| { type: "session_tree"; oldLeafId: string | null; newLeafId: string | null; summaryEntryId?: string }
+	/** The prompt's run is over and the agent accepts a new prompt (after agent_end and any auto-compaction). */
+	| { type: "agent_idle" }
 	| { type: "compaction_start"; reason: "manual" | "auto" }
 	| {
 			type: "session_compact";

@@ -151,8 +151,12 @@ export class AgentSession {
 		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
 		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
-		await this.#agent.prompt(messages);
-		await this.#maintenance.compactIfNeeded();
+		try {
+			await this.#agent.prompt(messages);
+			await this.#maintenance.compactIfNeeded();
+		} finally {
+			this.#emit({ type: "agent_idle" });
+		}
 	}
 
 	/** Interrupts the current turn with a message (or prompts when idle). */

@@ -31,6 +31,7 @@ export class NdjsonFileWriter implements SessionStorageWriter {
 	#drain: Promise<void> = Promise.resolve();
 	#error: Error | undefined;
 	#closed = false;
+	#drainQueued = false;
 
 	constructor(path: string, mode: WriterMode) {
 		this.#path = path;
@@ -45,6 +46,14 @@ export class NdjsonFileWriter implements SessionStorageWriter {
 		this.#pending.push(line, "\n");
 		this.#pendingChars += line.length + 1;
 		if (this.#pendingChars >= CHUNK_BYTES) this.#scheduleDrain();
+		else if (!this.#drainQueued) {
+			// Lines written in the same tick share one write; nothing waits for an explicit flush().
+			this.#drainQueued = true;
+			queueMicrotask(() => {
+				this.#drainQueued = false;
+				this.#scheduleDrain();
+			});
+		}
 	}
 
 	async flush(): Promise<void> {

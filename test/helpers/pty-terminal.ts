@@ -82,7 +82,8 @@ export class PtyTerminal {
 
 	/** Waits until the screen matches (checked after every write), or fails with the last screen. */
 	async waitFor(match: string | RegExp | ((screen: string) => boolean), timeoutMs = 10_000): Promise<string> {
-		const test = (s: string) => (typeof match === "string" ? s.includes(match) : match instanceof RegExp ? match.test(s) : match(s));
+		const test = (s: string) =>
+			typeof match === "string" ? s.includes(match) : match instanceof RegExp ? match.test(s) : match(s);
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const screen = this.screen();

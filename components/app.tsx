@@ -1,0 +1,280 @@
+import { Box, Text, useInput, useStdout } from "ink";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import type { ChatController } from "../controllers/chat-controller.js";
+import type { CommandController } from "../controllers/command-controller.js";
+import type { InputController } from "../controllers/input-controller.js";
+import { matchKey } from "../controllers/keymap.js";
+import type { SelectorController } from "../controllers/selector-controller.js";
+import type { CommandResult } from "../source/commands/types.js";
+import { CLEAR_SCREEN } from "../source/render/terminal.js";
+import type { AgentSession } from "../source/session/agent-session.js";
+import { ChatView } from "./chat/chat-view.js";
+import { Editor } from "./editor/editor.js";
+import { Loader } from "./loader.js";
+import { SessionSelector } from "./session-selector/session-selector.js";
+import { StatusLine } from "./status-line.js";
+import { TreeView } from "./tree-view/tree-view.js";
+
+/** Everything the app runs on, built by runApp. */
+export interface AppRuntime {
+	readonly session: AgentSession;
+	readonly chat: ChatController;
+	readonly commands: CommandController;
+	readonly input: InputController;
+	readonly selector: SelectorController;
+	/** Stops the agent, flushes and closes the session and the history. */
+	readonly dispose: () => Promise<void>;
+}
+
+/** Props of App. */
+export interface AppProps {
+	readonly runtime: AppRuntime;
+	readonly onExit: () => void;
+	/** Open the session picker first (`xcsh --resume` without a value). */
+	readonly initialScreen?: "chat" | "resume";
+}
+
+type Screen = "chat" | "resume" | "tree";
+
+const DOUBLE_PRESS_MS = 1000;
+
+function useTerminalSize(): { columns: number; rows: number } {
+	const { stdout } = useStdout();
+	const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+	const [size, setSize] = useState(read);
+	useEffect(() => {
+		// Ink 6 re-lays out on resize but does not re-render React: listen ourselves.
+		const onResize = () => setSize(read());
+		stdout.on("resize", onResize);
+		return () => {
+			stdout.off("resize", onResize);
+		};
+	});
+	return size;
+}
+
+/** The full-screen app: chat, editor, status line, and the resume / tree screens. */
+export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
+	const { session, chat, commands, input, selector } = runtime;
+	const snapshot = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
+	const picker = useSyncExternalStore(selector.subscribe, selector.getSnapshot);
+	const { columns, rows } = useTerminalSize();
+	const { stdout } = useStdout();
+	const [screen, setScreen] = useState<Screen>(initialScreen);
+	const [showThinking, setShowThinking] = useState(false);
+	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
+	const [treeVersion, setTreeVersion] = useState(0);
+	const lastInterrupt = useRef(0);
+	const busy = snapshot.streaming || snapshot.activity !== undefined;
+
+	const redraw = useCallback(() => {
+		stdout.write(CLEAR_SCREEN);
+		chat.rebuild();
+	}, [stdout, chat]);
+
+	useEffect(() => {
+		if (initialScreen === "resume") void selector.load("project");
+	}, [initialScreen, selector]);
+
+	useEffect(() => {
+		// A resize garbles what <Static> already printed: clear and redraw the history.
+		stdout.on("resize", redraw);
+		return () => {
+			stdout.off("resize", redraw);
+		};
+	}, [stdout, redraw]);
+
+	const apply = useCallback(
+		(result: CommandResult) => {
+			switch (result.kind) {
+				case "done":
+					break;
+				case "notice":
+					chat.notice(result.level, result.text);
+					break;
+				case "redraw":
+					redraw();
+					if (result.text) chat.notice("info", result.text);
+					break;
+				case "open":
+					if (result.screen === "resume") void selector.load("project");
+					else setTreeVersion((v) => v + 1);
+					setScreen(result.screen);
+					break;
+				case "quit":
+					onExit();
+					break;
+			}
+		},
+		[chat, redraw, selector, onExit],
+	);
+
+	const onSubmit = useCallback(
+		(text: string) => {
+			const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
+			const report = (error: unknown) => chat.notice("error", error instanceof Error ? error.message : String(error));
+			switch (route.kind) {
+				case "command":
+					chat.setActivity(route.name === "compact" ? "Summarising" : undefined);
+					void commands.execute(route.name, route.args).then((result) => {
+						if (route.name === "compact") chat.setActivity(undefined);
+						apply(result);
+					}, report);
+					break;
+				case "prompt":
+					void session.prompt(route.text).catch(report);
+					break;
+				case "steer":
+					void session.steer(route.text).catch(report);
+					break;
+				case "follow-up":
+					void session.followUp(route.text).catch(report);
+					chat.notice("info", "Queued as a follow-up");
+					break;
+				case "ignore":
+					break;
+			}
+		},
+		[input, session, chat, commands, apply],
+	);
+
+	const abort = useCallback(() => {
+		const now = chat.getSnapshot();
+		if (!now.streaming && now.activity === undefined) return;
+		void session.abort().then(() => chat.notice("warning", "Stopped."));
+	}, [session, chat]);
+
+	const onInterrupt = useCallback(
+		(isEmpty: boolean) => {
+			const now = Date.now();
+			if (now - lastInterrupt.current < DOUBLE_PRESS_MS) {
+				onExit();
+				return;
+			}
+			lastInterrupt.current = now;
+			const current = chat.getSnapshot();
+			if (current.streaming || current.activity !== undefined) abort();
+			else if (!isEmpty) setEditorText((t) => ({ text: "", key: t.key + 1 }));
+			else chat.notice("info", "Press Ctrl+C again to quit");
+		},
+		[abort, chat, onExit],
+	);
+
+	// App-wide keys that no screen widget owns.
+	useInput(
+		useCallback(
+			(value, key) => {
+				if (key.ctrl && value === "t") setShowThinking((v) => !v);
+				else if (matchKey(value, key) === "interrupt" && screen !== "chat") onExit();
+			},
+			[screen, onExit],
+		),
+	);
+
+	const leave = useCallback(() => setScreen("chat"), []);
+
+	if (screen === "resume") {
+		return (
+			<SessionSelector
+				sessions={picker.sessions}
+				loading={picker.loading}
+				scope={picker.scope}
+				currentSessionFile={session.sessionManager.getSessionFile()}
+				{...(picker.notice ? { notice: picker.notice } : {})}
+				{...(picker.error ? { error: picker.error } : {})}
+				height={rows - 1}
+				width={columns}
+				isActive
+				onCancel={leave}
+				onToggleScope={() => selector.toggleScope()}
+				onDelete={(path) => void selector.deleteSession(path)}
+				onRename={(path, name) => void selector.renameSession(path, name)}
+				onSelect={(path) => {
+					void selector.resumeSession(path).then((outcome) => {
+						setScreen("chat");
+						if (outcome === "resumed") {
+							redraw();
+							chat.notice("info", "Resumed session");
+						} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
+						else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+					});
+				}}
+			/>
+		);
+	}
+
+	if (screen === "tree") {
+		return (
+			<TreeView
+				key={treeVersion}
+				tree={session.sessionManager.getTree()}
+				leafId={session.sessionManager.getLeafId()}
+				height={rows - 1}
+				width={columns}
+				isActive
+				onCancel={leave}
+				onLabel={(id, label) => {
+					session.sessionManager.appendLabelChange(id, label);
+					setTreeVersion((v) => v + 1);
+				}}
+				onNavigate={(id, options) => {
+					setScreen("chat");
+					if (options.summarize) chat.setActivity("Summarising the branch");
+					void session.navigateTree(id, options).then(
+						(result) => {
+							chat.setActivity(undefined);
+							if (result.cancelled) {
+								chat.notice("warning", "Navigation cancelled");
+								return;
+							}
+							redraw();
+							if (result.editorText !== undefined)
+								setEditorText((t) => ({ text: result.editorText ?? "", key: t.key + 1 }));
+						},
+						(error: unknown) => {
+							chat.setActivity(undefined);
+							chat.notice("error", error instanceof Error ? error.message : String(error));
+						},
+					);
+				}}
+			/>
+		);
+	}
+
+	const liveRows = Math.max(3, rows - 8);
+	return (
+		<Box flexDirection="column" width={columns}>
+			<ChatView
+				items={snapshot.items}
+				pending={snapshot.pending}
+				running={snapshot.running}
+				remountKey={snapshot.remountKey}
+				showThinking={showThinking}
+				width={columns}
+				liveRows={liveRows}
+			/>
+			<Box marginTop={1}>
+				{snapshot.activity ? (
+					<Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} />
+				) : (
+					<Text> </Text>
+				)}
+			</Box>
+			<Editor
+				textKey={editorText.key}
+				width={columns}
+				isActive={screen === "chat"}
+				history={input.getRecent()}
+				searchHistory={(query) => input.search(query)}
+				commands={commands.completions}
+				cwd={session.sessionManager.getCwd()}
+				placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
+				initialText={editorText.text}
+				onSubmit={onSubmit}
+				onEscape={abort}
+				onInterrupt={onInterrupt}
+			/>
+			<StatusLine status={snapshot.status} width={columns} />
+		</Box>
+	);
+}

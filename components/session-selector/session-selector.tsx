@@ -1,0 +1,162 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { SelectorScope } from "../../controllers/selector-controller.js";
+import { clip, formatRelativeTime } from "../../source/cli/format.js";
+import type { SessionInfo } from "../../source/session/types.js";
+import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
+import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
+
+/** Props of `SessionSelector`. */
+export interface SessionSelectorProps extends SessionSelectorCallbacks {
+	readonly sessions: readonly SessionInfo[];
+	readonly loading: boolean;
+	readonly scope: SelectorScope;
+	readonly currentSessionFile?: string;
+	readonly notice?: string;
+	readonly error?: string;
+	/** Lines the picker may use; it renders exactly this many. */
+	readonly height: number;
+	readonly width: number;
+	readonly isActive: boolean;
+}
+
+/** Title, filter, ▲ marker, ▼ marker, status and footer: the lines that are not rows. */
+const CHROME_LINES = 6;
+const PREFIX_WIDTH = 4;
+const TIME_WIDTH = 10;
+const COUNT_WIDTH = 8;
+
+/** `…tail` of a string in `width` characters: the end of a path says the most. */
+function clipStart(text: string, width: number): string {
+	return text.length <= width ? text : `…${text.slice(text.length - Math.max(0, width - 1))}`;
+}
+
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
+}
+
+interface RowProps {
+	readonly session: SessionInfo;
+	readonly selected: boolean;
+	readonly current: boolean;
+	readonly showCwd: boolean;
+	readonly width: number;
+	readonly mode: SessionSelectorMode;
+	readonly now: Date;
+}
+
+function SessionRow({ session, selected, current, showCwd, width, mode, now }: RowProps) {
+	const prefix = `${selected ? "›" : " "} ${current ? "●" : " "} `;
+	if (selected && mode.kind === "rename" && mode.path === session.path) {
+		return (
+			<Text wrap="truncate">
+				<Text color="cyan">{prefix}</Text>
+				<Text>Rename: </Text>
+				<Text color="cyan">{clipStart(mode.text, Math.max(1, width - PREFIX_WIDTH - 10))}▌</Text>
+			</Text>
+		);
+	}
+	const meta = `${formatRelativeTime(session.modified, now).padStart(TIME_WIDTH)}${`${session.messageCount} msg`.padStart(COUNT_WIDTH)}`;
+	const cwdWidth = showCwd ? Math.min(session.cwd.length, Math.max(10, Math.floor(width / 4))) : 0;
+	const cwd = showCwd ? `  ${clipStart(session.cwd, cwdWidth)}` : "";
+	const labelWidth = Math.max(4, width - PREFIX_WIDTH - meta.length - cwd.length - 2);
+	const label = clip(oneLine(sessionLabel(session)), labelWidth).padEnd(labelWidth);
+	return (
+		<Text wrap="truncate">
+			<Text color={current ? "green" : selected ? "cyan" : undefined}>{prefix}</Text>
+			<Text color={selected ? "cyan" : undefined} bold={selected}>
+				{label}
+			</Text>
+			<Text dimColor>{cwd}</Text>
+			<Text dimColor>{meta}</Text>
+		</Text>
+	);
+}
+
+function footerFor(mode: SessionSelectorMode): string {
+	switch (mode.kind) {
+		case "browse":
+			return "↑↓ PgUp/PgDn move · Enter resume · Tab scope · Ctrl+D delete · Ctrl+R rename · Esc close";
+		case "rename":
+			return "Enter save · Esc cancel";
+		case "confirmDelete":
+			return "y delete · n keep";
+	}
+}
+
+function StatusLine({
+	mode,
+	error,
+	notice,
+}: Pick<SessionSelectorProps, "error" | "notice"> & { mode: SessionSelectorMode }) {
+	if (mode.kind === "confirmDelete")
+		return <Text color="yellow" wrap="truncate">{`Delete "${mode.label}"? (y/n)`}</Text>;
+	if (error)
+		return (
+			<Text color="red" wrap="truncate">
+				{error}
+			</Text>
+		);
+	if (notice)
+		return (
+			<Text color="yellow" wrap="truncate">
+				{notice}
+			</Text>
+		);
+	return <Text> </Text>;
+}
+
+/** The `/resume` picker: a filterable, windowed list of sessions; all I/O is the owner's, through callbacks. */
+export function SessionSelector(props: SessionSelectorProps) {
+	const { sessions, loading, scope, currentSessionFile, notice, error, height, width, isActive } = props;
+	const rows = Math.max(1, height - CHROME_LINES);
+	const api = useSessionSelectorState(sessions, rows);
+	useSessionSelectorInput({ ...props, api, isActive });
+	const { state, visibleSessions, hiddenAbove, hiddenBelow } = api;
+	const now = new Date();
+	const title =
+		scope === "project"
+			? "Resume session — this project (Tab: all projects)"
+			: "Resume session — all projects (Tab: this project)";
+
+	let body: ReactNode;
+	if (loading && sessions.length === 0) body = <Text dimColor>Loading sessions…</Text>;
+	else if (sessions.length === 0) body = <Text dimColor>No sessions yet</Text>;
+	else if (state.matches.length === 0)
+		body = <Text dimColor wrap="truncate">{`No sessions match "${state.filter}"`}</Text>;
+	else
+		body = visibleSessions.map((session, i) => (
+			<SessionRow
+				key={session.path}
+				session={session}
+				selected={state.windowStart + i === state.selected}
+				current={session.path === currentSessionFile}
+				showCwd={scope === "all"}
+				width={width}
+				mode={state.mode}
+				now={now}
+			/>
+		));
+
+	return (
+		<Box flexDirection="column" width={width} height={height}>
+			<Text bold wrap="truncate">
+				{title}
+				{loading && sessions.length > 0 ? <Text dimColor> (loading…)</Text> : null}
+			</Text>
+			<Text wrap="truncate">
+				<Text dimColor>Filter: </Text>
+				{state.filter.length > 0 ? <Text>{state.filter}</Text> : <Text dimColor>type to search</Text>}
+			</Text>
+			<Text dimColor>{hiddenAbove > 0 ? `▲ ${hiddenAbove} more` : " "}</Text>
+			<Box flexDirection="column" height={rows}>
+				{body}
+			</Box>
+			<Text dimColor>{hiddenBelow > 0 ? `▼ ${hiddenBelow} more` : " "}</Text>
+			<StatusLine mode={state.mode} error={error} notice={notice} />
+			<Text dimColor wrap="truncate">
+				{clip(footerFor(state.mode), width)}
+			</Text>
+		</Box>
+	);
+}

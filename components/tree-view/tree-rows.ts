@@ -1,0 +1,192 @@
+import type { SessionTreeNode } from "../../source/session/types.js";
+import { type EntrySummary, passesFilter, summarizeEntry, type TreeFilter, type TreeRowKind } from "./entry-summary.js";
+
+export type { TreeFilter, TreeRowKind } from "./entry-summary.js";
+export { nextFilter, summarizeEntry, TREE_FILTERS } from "./entry-summary.js";
+
+/** One display row of the session tree. */
+export interface TreeRow {
+	readonly id: string;
+	/** Branch levels above the row (a linear chain stays at one depth). */
+	readonly depth: number;
+	/** Graph connectors before the text: "├─ ", "└─ ", "│  ", "   ". */
+	readonly prefix: string;
+	readonly text: string;
+	readonly kind: TreeRowKind;
+	/** On the path root → current leaf. */
+	readonly onActivePath: boolean;
+	/** The current leaf itself. */
+	readonly isLeaf: boolean;
+	readonly label?: string;
+	readonly hasChildren: boolean;
+	/** Visible children; more than one makes the row a branch point. */
+	readonly childCount: number;
+	/** Folded: its descendants are not rows. */
+	readonly folded: boolean;
+}
+
+/** What `flattenTree` shows. */
+export interface FlattenOptions {
+	readonly leafId: string | null;
+	readonly filter?: TreeFilter;
+	/** Case-insensitive substring of the row text or label; rows that miss are hidden. */
+	readonly search?: string;
+	/** Ids whose descendants are hidden. */
+	readonly folded?: ReadonlySet<string>;
+}
+
+const NO_FOLDS: ReadonlySet<string> = new Set();
+
+// The active path only depends on the tree and the leaf; a search keystroke re-flattens the same tree.
+const pathCache = new WeakMap<readonly SessionTreeNode[], { leafId: string; path: readonly SessionTreeNode[] }>();
+
+/** The nodes root → `leafId` (empty when absent), by an iterative depth-first walk with its own path stack. */
+export function activePath(roots: readonly SessionTreeNode[], leafId: string | null): readonly SessionTreeNode[] {
+	if (leafId === null) return [];
+	const cached = pathCache.get(roots);
+	if (cached?.leafId === leafId) return cached.path;
+	const path: SessionTreeNode[] = [];
+	const next: number[] = [];
+	search: for (const root of roots) {
+		path.push(root);
+		next.push(0);
+		if (root.entry.id === leafId) break;
+		while (path.length > 0) {
+			const top = path.length - 1;
+			const node = path[top]!;
+			const index = next[top]!;
+			if (index >= node.children.length) {
+				path.pop();
+				next.pop();
+				continue;
+			}
+			next[top] = index + 1;
+			const child = node.children[index]!;
+			path.push(child);
+			next.push(0);
+			if (child.entry.id === leafId) break search;
+		}
+	}
+	pathCache.set(roots, { leafId, path });
+	return path;
+}
+
+function matches(summary: EntrySummary, label: string | undefined, needle: string): boolean {
+	return summary.text.toLowerCase().includes(needle) || (label?.toLowerCase().includes(needle) ?? false);
+}
+
+/**
+ * Flattens the tree into display rows, depth-first and without recursion (a 100k-deep session is
+ * one loop). Like a git graph, only a node with several visible children indents them; hidden
+ * entries (filter or search) pass their children up to the nearest visible ancestor.
+ */
+export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenOptions): TreeRow[] {
+	const filter = options.filter ?? "default";
+	const needle = (options.search ?? "").trim().toLowerCase();
+	const folded = options.folded ?? NO_FOLDS;
+	// A node is on the active path when it is the path's node at its own depth in the tree (hidden
+	// ancestors counted); comparing identities avoids a 100k-entry id set for a linear session.
+	const path = activePath(roots, options.leafId);
+
+	const isShown = (node: SessionTreeNode, summary: EntrySummary): boolean =>
+		passesFilter(summary.kind, node.label, filter) && (needle === "" || matches(summary, node.label, needle));
+
+	// The stack is kept as parallel arrays and the visible children in scratch arrays: at 100k
+	// rows, an object per frame or per child list is most of the time (in the garbage collector).
+	const stackNode: SessionTreeNode[] = [];
+	const stackSummary: EntrySummary[] = [];
+	const stackDepth: number[] = [];
+	const stackLevel: number[] = [];
+	const stackPrefix: string[] = [];
+	const stackGutter: string[] = [];
+	const kidNodes: SessionTreeNode[] = [];
+	const kidSummaries: EntrySummary[] = [];
+	const kidLevels: number[] = [];
+	const pending: SessionTreeNode[] = [];
+	const pendingLevel: number[] = [];
+
+	// Fills the scratch arrays with the visible children. Every node is examined exactly once, by the
+	// nearest visible ancestor that collects it.
+	const collect = (children: readonly SessionTreeNode[], level: number): number => {
+		// A count instead of `length = 0`: truncating an array is a runtime call, 100k times.
+		let count = 0;
+		for (let i = children.length - 1; i >= 0; i--) {
+			pending.push(children[i]!);
+			pendingLevel.push(level);
+		}
+		while (pending.length > 0) {
+			const node = pending.pop()!;
+			const nodeLevel = pendingLevel.pop()!;
+			const summary = summarizeEntry(node.entry);
+			if (isShown(node, summary)) {
+				kidNodes[count] = node;
+				kidSummaries[count] = summary;
+				kidLevels[count] = nodeLevel;
+				count++;
+			} else {
+				for (let i = node.children.length - 1; i >= 0; i--) {
+					pending.push(node.children[i]!);
+					pendingLevel.push(nodeLevel + 1);
+				}
+			}
+		}
+		return count;
+	};
+
+	const push = (index: number, depth: number, prefix: string, gutter: string): void => {
+		stackNode.push(kidNodes[index]!);
+		stackSummary.push(kidSummaries[index]!);
+		stackDepth.push(depth);
+		stackLevel.push(kidLevels[index]!);
+		stackPrefix.push(prefix);
+		stackGutter.push(gutter);
+	};
+	const pushChildren = (count: number, gutter: string, depth: number): void => {
+		if (count === 1) {
+			push(0, depth, gutter, gutter);
+			return;
+		}
+		for (let i = count - 1; i >= 0; i--) {
+			const last = i === count - 1;
+			push(i, depth + 1, gutter + (last ? "└─ " : "├─ "), gutter + (last ? "   " : "│  "));
+		}
+	};
+
+	const rows: TreeRow[] = [];
+	pushChildren(collect(roots, 0), "", 0);
+	while (stackNode.length > 0) {
+		const node = stackNode.pop()!;
+		const summary = stackSummary.pop()!;
+		const depth = stackDepth.pop()!;
+		const level = stackLevel.pop()!;
+		const prefix = stackPrefix.pop()!;
+		const gutter = stackGutter.pop()!;
+		const id = node.entry.id;
+		const childCount = collect(node.children, level + 1);
+		const isFolded = childCount > 0 && folded.has(id);
+		const row: { -readonly [K in keyof TreeRow]: TreeRow[K] } = {
+			id,
+			depth,
+			prefix,
+			text: summary.text,
+			kind: summary.kind,
+			onActivePath: path[level] === node,
+			isLeaf: id === options.leafId,
+			hasChildren: childCount > 0,
+			childCount,
+			folded: isFolded,
+		};
+		if (node.label !== undefined) row.label = node.label;
+		rows.push(row);
+		if (!isFolded) pushChildren(childCount, gutter, depth);
+	}
+	return rows;
+}
+
+/** Where the selection starts: the leaf's row, else its deepest visible ancestor, else the last row. */
+export function initialRowIndex(rows: readonly TreeRow[]): number {
+	const leaf = rows.findIndex((row) => row.isLeaf);
+	if (leaf >= 0) return leaf;
+	const ancestor = rows.findLastIndex((row) => row.onActivePath);
+	return ancestor >= 0 ? ancestor : Math.max(0, rows.length - 1);
+}

@@ -1,0 +1,265 @@
+import type { KeyAction } from "../../controllers/keymap.js";
+import type { SessionTreeNode } from "../../source/session/types.js";
+import { nextFilter, type TreeFilter } from "./entry-summary.js";
+import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
+
+/** What the keys currently drive: the list, the summary choice, or a one-line text field. */
+export type TreeViewMode = "browse" | "summary-choice" | "instructions" | "label";
+
+/** How to navigate: whether to summarize the branch being left, and with what instructions. */
+export interface NavigateOptions {
+	readonly summarize: boolean;
+	readonly customInstructions?: string;
+}
+
+/** A decision the owner must act on; a fresh object per decision, so each is reported once. */
+export type TreeViewOutcome =
+	| { readonly type: "navigate"; readonly entryId: string; readonly options: NavigateOptions }
+	| { readonly type: "label"; readonly entryId: string; readonly label: string | undefined }
+	| { readonly type: "cancel" };
+
+/** The choices offered when navigating leaves the current branch, in order. */
+export const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with instructions…"] as const;
+
+/** Everything the tree view shows, including the window of rows. */
+export interface TreeViewState {
+	readonly tree: readonly SessionTreeNode[];
+	readonly leafId: string | null;
+	/** Rows in the window. */
+	readonly height: number;
+	readonly filter: TreeFilter;
+	readonly search: string;
+	readonly folded: ReadonlySet<string>;
+	/** Derived from tree, leaf, filter, search and folds; only recomputed when one of them changes. */
+	readonly rows: readonly TreeRow[];
+	readonly selected: number;
+	/** First row of the window, which is centred on the selection. */
+	readonly windowStart: number;
+	readonly mode: TreeViewMode;
+	/** Focused entry of `SUMMARY_CHOICES`. */
+	readonly choice: number;
+	/** The instructions or label being typed. */
+	readonly text: string;
+	/** The entry the choice, instructions or label are for. */
+	readonly targetId: string | null;
+	readonly outcome: TreeViewOutcome | null;
+}
+
+/** Inputs of the tree view the reducer cannot derive. */
+export interface TreeViewSource {
+	readonly tree: readonly SessionTreeNode[];
+	readonly leafId: string | null;
+	readonly height: number;
+}
+
+/** A key press (as a keymap action plus the typed text) or new props. */
+export type TreeViewAction =
+	| { readonly type: "key"; readonly action: KeyAction | undefined; readonly input: string }
+	| ({ readonly type: "sync" } & TreeViewSource);
+
+/** Window heights are whole rows, at least one. */
+export function windowHeight(height: number): number {
+	return Math.max(1, Math.floor(height));
+}
+
+function withWindow(state: TreeViewState): TreeViewState {
+	const last = state.rows.length - 1;
+	const selected = Math.min(Math.max(state.selected, 0), Math.max(last, 0));
+	const windowStart = Math.min(
+		Math.max(selected - Math.floor(state.height / 2), 0),
+		Math.max(state.rows.length - state.height, 0),
+	);
+	return selected === state.selected && windowStart === state.windowStart ? state : { ...state, selected, windowStart };
+}
+
+type RowInputs = Partial<Pick<TreeViewState, "tree" | "leafId" | "filter" | "search" | "folded">>;
+
+/** Re-flattens after a change of the row inputs; the selection follows its entry when it is still shown. */
+function withRows(state: TreeViewState, changes: RowInputs): TreeViewState {
+	const next = { ...state, ...changes };
+	const rows = flattenTree(next.tree, {
+		leafId: next.leafId,
+		filter: next.filter,
+		search: next.search,
+		folded: next.folded,
+	});
+	const selectedId = state.rows[state.selected]?.id;
+	let selected = selectedId === undefined ? -1 : rows.findIndex((row) => row.id === selectedId);
+	if (selected < 0) selected = rows.some((row) => row.onActivePath) ? initialRowIndex(rows) : state.selected;
+	return withWindow({ ...next, rows, selected });
+}
+
+/** The state a tree view opens with: default filter, selection on the current leaf. */
+export function initTreeViewState(source: TreeViewSource): TreeViewState {
+	const rows = flattenTree(source.tree, { leafId: source.leafId });
+	return withWindow({
+		tree: source.tree,
+		leafId: source.leafId,
+		height: windowHeight(source.height),
+		filter: "default",
+		search: "",
+		folded: new Set(),
+		rows,
+		selected: initialRowIndex(rows),
+		windowStart: 0,
+		mode: "browse",
+		choice: 0,
+		text: "",
+		targetId: null,
+		outcome: null,
+	});
+}
+
+/** Text a key press types: control characters dropped, pasted line breaks and tabs become spaces. */
+export function typedText(input: string): string {
+	return input.replace(/[\r\n\t]+/g, " ").replace(/\p{Cc}/gu, "");
+}
+
+function dropLastChar(text: string): string {
+	return Array.from(text).slice(0, -1).join("");
+}
+
+function toggleFold(state: TreeViewState, fold: boolean): TreeViewState {
+	const row = state.rows[state.selected];
+	if (!row || (fold ? !row.hasChildren || row.folded : !row.folded)) return state;
+	const folded = new Set(state.folded);
+	if (fold) folded.add(row.id);
+	else folded.delete(row.id);
+	return withRows(state, { folded });
+}
+
+function navigate(state: TreeViewState, entryId: string, options: NavigateOptions): TreeViewState {
+	return { ...state, mode: "browse", targetId: null, text: "", outcome: { type: "navigate", entryId, options } };
+}
+
+function submitRow(state: TreeViewState): TreeViewState {
+	const row = state.rows[state.selected];
+	if (!row || row.id === state.leafId) return state;
+	// Moving along the active path abandons nothing, so there is nothing to summarize.
+	if (row.onActivePath) return navigate(state, row.id, { summarize: false });
+	return { ...state, mode: "summary-choice", choice: 0, targetId: row.id };
+}
+
+function browseKey(state: TreeViewState, action: KeyAction | undefined, input: string): TreeViewState {
+	const move = (to: number) => withWindow({ ...state, selected: to });
+	switch (action) {
+		case "up":
+			return move(state.selected - 1);
+		case "down":
+			return move(state.selected + 1);
+		case "pageUp":
+			return move(state.selected - state.height);
+		case "pageDown":
+			return move(state.selected + state.height);
+		case "home":
+			return move(0);
+		case "end":
+			return move(state.rows.length - 1);
+		case "tab":
+			return withRows(state, { filter: nextFilter(state.filter) });
+		case "left":
+			return toggleFold(state, true);
+		case "right":
+			return toggleFold(state, false);
+		case "submit":
+			return submitRow(state);
+		case "cancel":
+			return state.search !== "" ? withRows(state, { search: "" }) : { ...state, outcome: { type: "cancel" } };
+		case "backspace":
+		case "delete":
+			return state.search !== "" ? withRows(state, { search: dropLastChar(state.search) }) : state;
+		case "killLine":
+			return state.search !== "" ? withRows(state, { search: "" }) : state;
+		case "editLabel": {
+			// `l` edits the label only before a search starts; after that it is just a letter.
+			const row = state.rows[state.selected];
+			if (state.search !== "") return withRows(state, { search: state.search + input });
+			return row ? { ...state, mode: "label", targetId: row.id, text: row.label ?? "" } : state;
+		}
+		case undefined: {
+			const text = typedText(input);
+			return text === "" ? state : withRows(state, { search: state.search + text });
+		}
+		default:
+			return state;
+	}
+}
+
+function choiceKey(state: TreeViewState, action: KeyAction | undefined): TreeViewState {
+	const targetId = state.targetId;
+	if (targetId === null) return { ...state, mode: "browse" };
+	switch (action) {
+		case "up":
+			return { ...state, choice: Math.max(0, state.choice - 1) };
+		case "down":
+			return { ...state, choice: Math.min(SUMMARY_CHOICES.length - 1, state.choice + 1) };
+		case "submit":
+			if (state.choice === 0) return navigate(state, targetId, { summarize: false });
+			if (state.choice === 1) return navigate(state, targetId, { summarize: true });
+			return { ...state, mode: "instructions", text: "" };
+		case "cancel":
+			return { ...state, mode: "browse", targetId: null };
+		default:
+			return state;
+	}
+}
+
+function submitText(state: TreeViewState, targetId: string): TreeViewState {
+	const text = state.text.trim();
+	if (state.mode === "instructions") {
+		return navigate(state, targetId, text === "" ? { summarize: true } : { summarize: true, customInstructions: text });
+	}
+	// An empty label clears it.
+	const label = text === "" ? undefined : text;
+	return { ...state, mode: "browse", targetId: null, text: "", outcome: { type: "label", entryId: targetId, label } };
+}
+
+function textKey(state: TreeViewState, action: KeyAction | undefined, input: string): TreeViewState {
+	const targetId = state.targetId;
+	if (targetId === null) return { ...state, mode: "browse" };
+	switch (action) {
+		case "submit":
+			return submitText(state, targetId);
+		case "cancel":
+			return state.mode === "instructions"
+				? { ...state, mode: "summary-choice", text: "" }
+				: { ...state, mode: "browse", targetId: null, text: "" };
+		case "backspace":
+		case "delete":
+			return { ...state, text: dropLastChar(state.text) };
+		case "killLine":
+			return { ...state, text: "" };
+		case undefined:
+		case "editLabel": {
+			const text = typedText(input);
+			return text === "" ? state : { ...state, text: state.text + text };
+		}
+		default:
+			return state;
+	}
+}
+
+function sync(state: TreeViewState, source: TreeViewSource): TreeViewState {
+	const height = windowHeight(source.height);
+	const changed = source.tree !== state.tree || source.leafId !== state.leafId;
+	const next = changed ? withRows(state, { tree: source.tree, leafId: source.leafId }) : state;
+	return height === next.height ? next : withWindow({ ...next, height });
+}
+
+/** The tree view's state machine: key presses per mode, and props arriving. Pure. */
+export function treeViewReducer(state: TreeViewState, action: TreeViewAction): TreeViewState {
+	if (action.type === "sync") return sync(state, action);
+	switch (state.mode) {
+		case "browse":
+			return browseKey(state, action.action, action.input);
+		case "summary-choice":
+			return choiceKey(state, action.action);
+		case "instructions":
+		case "label":
+			return textKey(state, action.action, action.input);
+		default: {
+			const unknown: never = state.mode;
+			return unknown;
+		}
+	}
+}

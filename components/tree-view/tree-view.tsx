@@ -1,0 +1,152 @@
+import { Box, Text } from "ink";
+import { memo } from "react";
+import type { SessionTreeNode } from "../../source/session/types.js";
+import type { TreeRow } from "./tree-rows.js";
+import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
+import { useTreeViewInput } from "./use-tree-view-input.js";
+import { useTreeViewState } from "./use-tree-view-state.js";
+
+/** Props of `TreeView`. */
+export interface TreeViewProps {
+	readonly tree: SessionTreeNode[];
+	readonly leafId: string | null;
+	/** Tree rows shown at once; the title, markers, prompts and footer come on top. */
+	readonly height: number;
+	readonly width: number;
+	readonly isActive: boolean;
+	readonly onNavigate: (entryId: string, options: NavigateOptions) => void;
+	readonly onLabel: (entryId: string, label: string | undefined) => void;
+	readonly onCancel: () => void;
+}
+
+/** Keeps the innermost connectors of a very deep graph (at most half the width), so the text stays on screen. */
+function clipPrefix(prefix: string, width: number): string {
+	const max = Math.max(4, Math.floor(width / 2));
+	return prefix.length <= max ? prefix : `…${prefix.slice(prefix.length - max + 1)}`;
+}
+
+interface RowLineProps {
+	readonly row: TreeRow;
+	readonly selected: boolean;
+	readonly width: number;
+}
+
+/** One tree row: cursor, connectors, fold and path markers, text, label. */
+const RowLine = memo(function RowLine({ row, selected, width }: RowLineProps) {
+	const fold = row.folded ? "▸ " : row.childCount > 1 ? "▾ " : "";
+	const marker = row.isLeaf ? "● " : row.onActivePath ? "• " : "";
+	return (
+		<Text wrap="truncate-end">
+			<Text color={selected ? "cyan" : undefined}>{selected ? "❯ " : "  "}</Text>
+			<Text dimColor>{clipPrefix(row.prefix, width)}</Text>
+			{fold}
+			<Text color="green" bold={row.isLeaf}>
+				{marker}
+			</Text>
+			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={row.isLeaf}>
+				{row.text}
+			</Text>
+			{row.label === undefined ? null : <Text color="yellow"> [{row.label}]</Text>}
+		</Text>
+	);
+});
+
+function footerLines(state: TreeViewState): readonly string[] {
+	switch (state.mode) {
+		case "browse":
+			return [
+				"↑↓ move · PgUp/PgDn page · Home/End · ←→ fold · Enter go to entry",
+				state.search === ""
+					? "Tab filter · type to search · l label · Esc close"
+					: "Tab filter · Backspace edit search · Esc clear search",
+			];
+		case "summary-choice":
+			return ["↑↓ choose · Enter confirm · Esc back"];
+		case "instructions":
+			return ["Enter summarize · Esc back"];
+		case "label":
+			return ["Enter save · empty text clears the label · Esc cancel"];
+		default: {
+			const unknown: never = state.mode;
+			return [unknown];
+		}
+	}
+}
+
+/** The prompt under the rows for the summary choice and the text fields. */
+function ModePrompt({ state }: { readonly state: TreeViewState }) {
+	switch (state.mode) {
+		case "browse":
+			return null;
+		case "summary-choice":
+			return (
+				<Box flexDirection="column">
+					<Text bold>Leaving the current branch. Summarize it?</Text>
+					{SUMMARY_CHOICES.map((choice, index) => (
+						<Text key={choice} color={index === state.choice ? "cyan" : undefined}>
+							{index === state.choice ? "❯ " : "  "}
+							{choice}
+						</Text>
+					))}
+				</Box>
+			);
+		case "instructions":
+			return (
+				<Text wrap="truncate-start">
+					<Text bold>Instructions: </Text>
+					{state.text}█
+				</Text>
+			);
+		case "label":
+			return (
+				<Text wrap="truncate-start">
+					<Text bold>Label: </Text>
+					{state.text}█
+				</Text>
+			);
+		default: {
+			const unknown: never = state.mode;
+			return unknown;
+		}
+	}
+}
+
+/** The `/tree` view: the session's entries as a graph to browse, filter, search, fold, label and navigate. */
+export function TreeView(props: TreeViewProps) {
+	const { tree, leafId, height, width, isActive, onNavigate, onLabel, onCancel } = props;
+	const { state, dispatch, visibleRows, hiddenAbove, hiddenBelow } = useTreeViewState({
+		tree,
+		leafId,
+		height,
+		onNavigate,
+		onLabel,
+		onCancel,
+	});
+	useTreeViewInput(dispatch, isActive);
+	const { rows, search, filter, windowStart, selected } = state;
+	const empty = tree.length === 0 ? "No entries" : "No matching entries";
+	return (
+		<Box flexDirection="column" width={width}>
+			<Text bold wrap="truncate-end">
+				Session tree — {filter} (Tab: filter)
+			</Text>
+			{search === "" ? null : (
+				<Text wrap="truncate-end">
+					Search: <Text color="cyan">{search}</Text> ({rows.length} {rows.length === 1 ? "match" : "matches"})
+				</Text>
+			)}
+			<Text dimColor>{hiddenAbove > 0 ? `▲ ${hiddenAbove} above` : " "}</Text>
+			{rows.length === 0 ? <Text dimColor>{empty}</Text> : null}
+			{visibleRows.map((row, index) => (
+				<RowLine key={row.id} row={row} selected={windowStart + index === selected} width={width} />
+			))}
+			<Text dimColor>{hiddenBelow > 0 ? `▼ ${hiddenBelow} below` : " "}</Text>
+			<ModePrompt state={state} />
+			{footerLines(state).map((line) => (
+				<Text key={line} dimColor wrap="truncate-end">
+					{line}
+				</Text>
+			))}
+		</Box>
+	);
+}

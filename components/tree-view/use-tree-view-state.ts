@@ -1,0 +1,84 @@
+import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
+import type { SessionTreeNode } from "../../source/session/types.js";
+import type { TreeRow } from "./tree-rows.js";
+import {
+	initTreeViewState,
+	type NavigateOptions,
+	type TreeViewAction,
+	type TreeViewOutcome,
+	type TreeViewState,
+	treeViewReducer,
+	windowHeight,
+} from "./tree-view-reducer.js";
+
+/** What the tree view reports to its owner. */
+export interface TreeViewCallbacks {
+	readonly onNavigate: (entryId: string, options: NavigateOptions) => void;
+	readonly onLabel: (entryId: string, label: string | undefined) => void;
+	readonly onCancel: () => void;
+}
+
+/** Options of `useTreeViewState`. */
+export interface TreeViewStateOptions extends TreeViewCallbacks {
+	readonly tree: readonly SessionTreeNode[];
+	readonly leafId: string | null;
+	/** Rows in the window. */
+	readonly height: number;
+}
+
+/** The state hook's result: the state, its dispatcher and the rows of the window. */
+export interface TreeViewStateApi {
+	readonly state: TreeViewState;
+	readonly dispatch: Dispatch<TreeViewAction>;
+	readonly visibleRows: readonly TreeRow[];
+	readonly hiddenAbove: number;
+	readonly hiddenBelow: number;
+}
+
+/** Owns the tree view's state (rows, selection, window, mode) and reports outcomes to the owner. */
+export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateApi {
+	const { tree, leafId, height, onNavigate, onLabel, onCancel } = options;
+	const [state, dispatch] = useReducer(treeViewReducer, { tree, leafId, height }, initTreeViewState);
+	// New props are folded in during render (React's "derive state from props" update), so the first
+	// frame after a change already shows the new rows.
+	if (state.tree !== tree || state.leafId !== leafId || state.height !== windowHeight(height)) {
+		dispatch({ type: "sync", tree, leafId, height });
+	}
+
+	// Outcomes are fresh objects; remembering the last one reported keeps a re-render with new
+	// callback identities from reporting it twice.
+	const reported = useRef<TreeViewOutcome | null>(null);
+	const { outcome } = state;
+	useEffect(() => {
+		if (outcome === null || outcome === reported.current) return;
+		reported.current = outcome;
+		switch (outcome.type) {
+			case "navigate":
+				onNavigate(outcome.entryId, outcome.options);
+				break;
+			case "label":
+				onLabel(outcome.entryId, outcome.label);
+				break;
+			case "cancel":
+				onCancel();
+				break;
+			default: {
+				const unknown: never = outcome;
+				void unknown;
+			}
+		}
+	}, [outcome, onNavigate, onLabel, onCancel]);
+
+	const { rows, windowStart } = state;
+	const visibleRows = useMemo(
+		() => rows.slice(windowStart, windowStart + state.height),
+		[rows, windowStart, state.height],
+	);
+	return {
+		state,
+		dispatch,
+		visibleRows,
+		hiddenAbove: windowStart,
+		hiddenBelow: Math.max(0, rows.length - windowStart - visibleRows.length),
+	};
+}

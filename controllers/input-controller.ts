@@ -1,0 +1,156 @@
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** What a submitted editor line means. */
+export type RoutedInput =
+	| { readonly kind: "command"; readonly name: string; readonly args: string }
+	| { readonly kind: "prompt"; readonly text: string }
+	| { readonly kind: "steer"; readonly text: string }
+	| { readonly kind: "follow-up"; readonly text: string }
+	| { readonly kind: "ignore" };
+
+/** The situation a line is submitted in. */
+export interface RouteContext {
+	/** True while the agent is producing a turn. */
+	readonly isStreaming: boolean;
+}
+
+/** Where prompts are recorded; `HistoryStorage` satisfies it. */
+export interface HistoryRecorder {
+	add(prompt: string, cwd?: string): void;
+}
+
+/** Where recalled prompts come from, newest first; `HistoryStorage` satisfies it. */
+export interface HistorySource {
+	getRecent(limit: number): readonly { readonly prompt: string }[];
+	search(query: string, limit: number): readonly { readonly prompt: string }[];
+}
+
+/** What an `InputController` is built from. */
+export interface InputControllerOptions {
+	readonly recorder: HistoryRecorder;
+	readonly source: HistorySource;
+	/** Stored with every recorded prompt. */
+	readonly cwd: string;
+}
+
+const FOLLOW_UP_PREFIX = ">>";
+
+/** Decides what a line submitted from the editor means and keeps prompt history. */
+export class InputController {
+	private readonly recorder: HistoryRecorder;
+	private readonly source: HistorySource;
+	private readonly cwd: string;
+
+	/** Wires the controller to its history store (usually the same `HistoryStorage` twice). */
+	constructor(options: InputControllerOptions) {
+		this.recorder = options.recorder;
+		this.source = options.source;
+		this.cwd = options.cwd;
+	}
+
+	/**
+	 * Routes a submitted line and records prompts (never commands) in history.
+	 *
+	 * - blank (empty or whitespace only) → `ignore`
+	 * - starts with `/` (after leading whitespace) → `command`: `name` runs to the first whitespace,
+	 *   `args` is the rest with the separating and trailing whitespace trimmed; spacing and newlines
+	 *   inside the args are kept. A bare `/` is a command with an empty name (the registry reports it).
+	 * - while streaming: `>> text` → `follow-up` (queued until the turn ends); anything else →
+	 *   `steer` (delivered to the running turn).
+	 * - idle: a prompt. A leftover `>>` is dropped, since a follow-up to no turn is just a prompt.
+	 */
+	route(text: string, context: RouteContext): RoutedInput {
+		const routed = classify(text, context);
+		if (routed.kind === "prompt" || routed.kind === "steer" || routed.kind === "follow-up") {
+			this.recorder.add(routed.text, this.cwd);
+		}
+		return routed;
+	}
+
+	/** Newest prompts first, for ↑/↓ browsing in the editor. */
+	getRecent(limit = 100): string[] {
+		return this.source.getRecent(limit).map((entry) => entry.prompt);
+	}
+
+	/** Prompts matching `query`, best first, without duplicates; for Ctrl+R. */
+	search(query: string, limit = 50): string[] {
+		if (query.trim() === "") return [];
+		return [...new Set(this.source.search(query, limit).map((entry) => entry.prompt))];
+	}
+}
+
+function classify(text: string, { isStreaming }: RouteContext): RoutedInput {
+	const trimmedStart = text.trimStart();
+	if (trimmedStart === "") return { kind: "ignore" };
+	if (trimmedStart.startsWith("/")) {
+		const body = trimmedStart.slice(1);
+		const space = body.search(/\s/);
+		if (space === -1) return { kind: "command", name: body, args: "" };
+		return { kind: "command", name: body.slice(0, space), args: body.slice(space).trim() };
+	}
+	if (trimmedStart.startsWith(FOLLOW_UP_PREFIX)) {
+		const rest = trimmedStart.slice(FOLLOW_UP_PREFIX.length).trimStart();
+		if (rest.trim() === "") return { kind: "ignore" };
+		return isStreaming ? { kind: "follow-up", text: rest } : { kind: "prompt", text: rest };
+	}
+	return isStreaming ? { kind: "steer", text } : { kind: "prompt", text };
+}
+
+/** The result of completing a path: text to insert at the cursor and, if ambiguous, the choices. */
+export interface PathCompletion {
+	readonly insert: string;
+	/** Entry names (directories end in `/`) when more than one matched; empty otherwise. */
+	readonly candidates: readonly string[];
+}
+
+const NO_COMPLETION: PathCompletion = { insert: "", candidates: [] };
+
+/**
+ * Completes `token` (the text before the cursor back to whitespace) as a path relative to `cwd`;
+ * absolute paths and `~/` work too. One match completes fully (directories get a trailing `/`);
+ * several complete their common prefix and are returned as candidates. Dotfiles are offered only
+ * when the typed name starts with a dot. Never throws: an unreadable directory completes nothing.
+ */
+export function completePath(cwd: string, token: string): PathCompletion {
+	const slash = token.lastIndexOf("/");
+	const dirPart = token.slice(0, slash + 1);
+	const base = token.slice(slash + 1);
+	const dir = dirPart.startsWith("~/")
+		? join(homedir(), dirPart.slice(2))
+		: resolve(cwd, dirPart === "" ? "." : dirPart);
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return NO_COMPLETION;
+	}
+	const names = entries
+		.filter((entry) => entry.name.startsWith(base) && (base.startsWith(".") || !entry.name.startsWith(".")))
+		.map((entry) => (isDirectory(dir, entry) ? `${entry.name}/` : entry.name))
+		.sort();
+	const only = names[0];
+	if (only === undefined) return NO_COMPLETION;
+	if (names.length === 1) return { insert: only.slice(base.length), candidates: [] };
+	return { insert: commonPrefix(names).slice(base.length), candidates: names };
+}
+
+function isDirectory(dir: string, entry: Dirent): boolean {
+	if (entry.isDirectory()) return true;
+	if (!entry.isSymbolicLink()) return false;
+	try {
+		return statSync(join(dir, entry.name)).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+function commonPrefix(names: readonly string[]): string {
+	// By code point, so an emoji in a file name is never cut in half.
+	let prefix = Array.from(names[0] ?? "");
+	for (const name of names) {
+		while (!name.startsWith(prefix.join(""))) prefix = prefix.slice(0, -1);
+	}
+	return prefix.join("");
+}

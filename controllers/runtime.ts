@@ -1,0 +1,73 @@
+import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
+import type { AppRuntime } from "../components/app.js";
+import { loadExtensions } from "../source/agent/extensions/loader.js";
+import { describeModelSetup, ModelRegistry } from "../source/agent/models/model-registry.js";
+import { buildSystemPrompt } from "../source/agent/system-prompt.js";
+import { createCodingTools } from "../source/agent/tools/index.js";
+import { AgentSession } from "../source/session/agent-session.js";
+import { HistoryStorage } from "../source/session/history-storage.js";
+import type { SessionManager } from "../source/session/session-manager.js";
+import { ChatController } from "./chat-controller.js";
+import { CommandController } from "./command-controller.js";
+import { InputController } from "./input-controller.js";
+import { SelectorController } from "./selector-controller.js";
+
+/** What the interactive UI is started with. */
+export interface RuntimeOptions {
+	cwd: string;
+	sessionManager: () => Promise<SessionManager>;
+	model: string | undefined;
+	thinkingLevel: ThinkingLevel | undefined;
+	extensions: readonly string[];
+	sessionDir: string | undefined;
+}
+
+/** Builds the session, agent and controllers behind the UI (loads the LLM layer). */
+export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime> {
+	const registry = await ModelRegistry.load();
+	const model = options.model ? registry.find(options.model) : registry.getDefault();
+	if (!model) throw new Error(`Unknown model: ${options.model}. Run xcsh --list-models to see the available ones.`);
+	const sessionManager = await options.sessionManager();
+	const extensions = await loadExtensions(options.extensions, options.cwd);
+	const tools = createCodingTools(sessionManager.getCwd());
+	const session = await AgentSession.create({
+		sessionManager,
+		models: registry,
+		model,
+		...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+		tools,
+		extensions,
+		systemPrompt: buildSystemPrompt({ cwd: sessionManager.getCwd(), tools }),
+	});
+	if (options.model) session.setModel(model);
+	if (options.thinkingLevel) session.setThinkingLevel(options.thinkingLevel);
+	const offline = registry.isOffline(session.model);
+	const chat = new ChatController({
+		session,
+		isOffline: (m) => registry.isOffline(m),
+		...(offline ? { hint: describeModelSetup() } : {}),
+	});
+	for (const error of [
+		...registry.configErrors(),
+		...extensions.errors.map((e) => `extension ${e.extension}: ${e.message}`),
+	]) {
+		chat.notice("warning", error);
+	}
+	const history = HistoryStorage.open();
+	const input = new InputController({ recorder: history, source: history, cwd: options.cwd });
+	const commands = new CommandController({ session, models: registry });
+	const selector = new SelectorController({
+		cwd: sessionManager.getCwd(),
+		...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+		currentSessionFile: () => session.sessionManager.getSessionFile(),
+		switchSession: (path) => session.switchSession(path),
+		renameCurrentSession: (name) => session.sessionManager.setSessionName(name),
+	});
+	const dispose = async () => {
+		chat.dispose();
+		await session.dispose();
+		// After the session: its last prompt must be recorded before the database closes.
+		await history.close();
+	};
+	return { session, chat, commands, input, selector, dispose };
+}

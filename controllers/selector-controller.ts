@@ -1,0 +1,218 @@
+import { access, cp, mkdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { getAgentDir } from "../source/agent-dir.js";
+import { getArtifactsDir } from "../source/session/artifacts.js";
+import { SessionManager } from "../source/session/session-manager.js";
+import { getTerminalSessionsDir } from "../source/session/session-paths.js";
+import { getTerminalId } from "../source/session/terminal-breadcrumb.js";
+import type { SessionInfo } from "../source/session/types.js";
+
+/** Which sessions the picker lists: this project's, or every project's. */
+export type SelectorScope = "project" | "all";
+
+/** What `resumeSession` did; "cancelled" means an extension vetoed the switch. */
+export type ResumeOutcome = "resumed" | "cancelled" | "failed";
+
+/** The picker's state; a new frozen object on every change (for `useSyncExternalStore`). */
+export interface SelectorSnapshot {
+	readonly scope: SelectorScope;
+	readonly loading: boolean;
+	readonly sessions: readonly SessionInfo[];
+	readonly error?: string;
+	readonly notice?: string;
+}
+
+/** What the controller needs from the running app. */
+export interface SelectorControllerOptions {
+	readonly cwd: string;
+	readonly sessionDir?: string;
+	/** The session file open right now (never deleted, renamed through `renameCurrentSession`). */
+	readonly currentSessionFile: () => string | undefined;
+	/** `AgentSession.switchSession`: false when an extension cancelled the switch. */
+	readonly switchSession: (path: string) => Promise<boolean>;
+	/**
+	 * Renames the open session through its live SessionManager. A second manager must not rewrite
+	 * that file: the live one appends through an open descriptor and would write to the replaced inode.
+	 */
+	readonly renameCurrentSession?: (name: string) => Promise<void>;
+	/** The clock for trash names (tests pin it). */
+	readonly now?: () => Date;
+}
+
+/** Shown when Ctrl+D targets the session that is open. */
+export const DELETE_OPEN_SESSION_NOTICE = "Switch to another session before deleting the open one";
+/** Shown when the open session cannot be renamed because no live rename was wired in. */
+export const RENAME_OPEN_SESSION_NOTICE = "The open session cannot be renamed from here";
+/** Shown when an extension vetoes a resume. */
+export const RESUME_CANCELLED_NOTICE = "Resume cancelled by an extension";
+
+type Listener = () => void;
+type RenameFn = (from: string, to: string) => Promise<void>;
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+function samePath(a: string | undefined, b: string): boolean {
+	return a !== undefined && resolve(a) === resolve(b);
+}
+
+/**
+ * Moves a file or directory: a rename, or copy + remove when `from` and `to` are on different
+ * devices (EXDEV). Resolves false when `from` does not exist.
+ */
+export async function movePath(from: string, to: string, renameImpl: RenameFn = rename): Promise<boolean> {
+	try {
+		await renameImpl(from, to);
+		return true;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT") return false;
+		if (code !== "EXDEV") throw error;
+	}
+	await cp(from, to, { recursive: true, errorOnExist: true, force: false });
+	await rm(from, { recursive: true, force: true });
+	return true;
+}
+
+/** `<ISO time with : and . as ->_<name>` inside `<agentDir>/trash`. */
+export function trashPathFor(name: string, at: Date): string {
+	return join(getAgentDir(), "trash", `${at.toISOString().replace(/[:.]/g, "-")}_${name}`);
+}
+
+/**
+ * `SessionManager.open` records the opened file as this terminal's last session, which would make
+ * `--continue` pick a session that was only renamed. Puts the breadcrumb back as it was.
+ */
+async function keepingBreadcrumb<T>(task: () => Promise<T>): Promise<T> {
+	const id = getTerminalId();
+	if (!id) return task();
+	const file = join(getTerminalSessionsDir(), id);
+	const before = await readFile(file, "utf8").catch(() => undefined);
+	try {
+		return await task();
+	} finally {
+		if (before === undefined) await unlink(file).catch(() => undefined);
+		else await writeFile(file, before).catch(() => undefined);
+	}
+}
+
+/** Lists, deletes, renames and resumes sessions for the picker; plain TS, bound in the UI via `useSyncExternalStore`. */
+export class SelectorController {
+	readonly #options: SelectorControllerOptions;
+	readonly #listeners = new Set<Listener>();
+	#snapshot: SelectorSnapshot = Object.freeze({ scope: "project", loading: false, sessions: Object.freeze([]) });
+	/** Bumped by every load, so a slow listing never overwrites a newer one. */
+	#generation = 0;
+	readonly #renameImpl: RenameFn;
+
+	constructor(options: SelectorControllerOptions, renameImpl: RenameFn = rename) {
+		this.#options = options;
+		this.#renameImpl = renameImpl;
+	}
+
+	/** Registers a change listener; returns its unsubscribe. */
+	subscribe = (listener: Listener): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	/** The current immutable snapshot. */
+	getSnapshot = (): SelectorSnapshot => this.#snapshot;
+
+	#set(patch: Partial<SelectorSnapshot>, clear: readonly ("error" | "notice")[] = []): void {
+		const next: { -readonly [K in keyof SelectorSnapshot]: SelectorSnapshot[K] } = { ...this.#snapshot, ...patch };
+		for (const key of clear) delete next[key];
+		if (next.sessions !== this.#snapshot.sessions) next.sessions = Object.freeze([...next.sessions]);
+		this.#snapshot = Object.freeze(next);
+		for (const listener of this.#listeners) listener();
+	}
+
+	/** Lists the sessions of `scope`; a failure becomes `error`. */
+	async load(scope: SelectorScope = this.#snapshot.scope): Promise<void> {
+		const generation = ++this.#generation;
+		this.#set({ scope, loading: true }, ["error"]);
+		try {
+			const { cwd, sessionDir } = this.#options;
+			const sessions = scope === "all" ? await SessionManager.listAll() : await SessionManager.list(cwd, sessionDir);
+			if (generation === this.#generation) this.#set({ loading: false, sessions });
+		} catch (error) {
+			if (generation === this.#generation) this.#set({ loading: false, sessions: [], error: messageOf(error) });
+		}
+	}
+
+	/** Switches between this project and all projects, and reloads. */
+	async toggleScope(): Promise<void> {
+		this.#set({}, ["notice"]);
+		await this.load(this.#snapshot.scope === "project" ? "all" : "project");
+	}
+
+	/** Moves a session file and its artifacts directory to the trash, then reloads; refuses the open session. */
+	async deleteSession(path: string): Promise<void> {
+		if (samePath(this.#options.currentSessionFile(), path)) {
+			this.#set({ notice: DELETE_OPEN_SESSION_NOTICE }, ["error"]);
+			return;
+		}
+		this.#set({}, ["notice", "error"]);
+		let failure: string | undefined;
+		try {
+			const at = (this.#options.now ?? (() => new Date()))();
+			await mkdir(join(getAgentDir(), "trash"), { recursive: true });
+			// The file first: if the artifacts then fail to move, the session is still gone as asked.
+			if (!(await movePath(path, trashPathFor(basename(path), at), this.#renameImpl))) {
+				failure = `Session file not found: ${path}`;
+			}
+			const artifacts = getArtifactsDir(path);
+			if (artifacts !== path) await movePath(artifacts, trashPathFor(basename(artifacts), at), this.#renameImpl);
+		} catch (error) {
+			failure = messageOf(error);
+		}
+		await this.load();
+		if (failure !== undefined) this.#set({ error: failure });
+	}
+
+	/** Sets a session's name (header title) on disk, then reloads. */
+	async renameSession(path: string, name: string): Promise<void> {
+		const title = name.trim();
+		if (title.length === 0) return;
+		this.#set({}, ["notice", "error"]);
+		let failure: string | undefined;
+		try {
+			if (samePath(this.#options.currentSessionFile(), path)) {
+				if (!this.#options.renameCurrentSession) {
+					this.#set({ notice: RENAME_OPEN_SESSION_NOTICE });
+					return;
+				}
+				await this.#options.renameCurrentSession(title);
+			} else {
+				// open() would start an empty session at a missing path and the rename would vanish silently.
+				await access(path);
+				await keepingBreadcrumb(async () => {
+					const manager = await SessionManager.open(path);
+					try {
+						await manager.setSessionName(title);
+					} finally {
+						await manager.close();
+					}
+				});
+			}
+		} catch (error) {
+			failure = messageOf(error);
+		}
+		await this.load();
+		if (failure !== undefined) this.#set({ error: failure });
+	}
+
+	/** Switches the app to a session; checks the result, since an extension may cancel the switch. */
+	async resumeSession(path: string): Promise<ResumeOutcome> {
+		this.#set({}, ["notice", "error"]);
+		try {
+			if (await this.#options.switchSession(path)) return "resumed";
+			this.#set({ notice: RESUME_CANCELLED_NOTICE });
+			return "cancelled";
+		} catch (error) {
+			this.#set({ error: messageOf(error) });
+			return "failed";
+		}
+	}
+}
