@@ -86,14 +86,12 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	};
 	// A --resume <id> from another project asks before forking: do it before the screen is taken over.
 	const early = sessionFlags.resume !== undefined ? await createSessionManager(sessionFlags, io.cwd) : undefined;
-	const [{ runApp }, { buildRuntime }] = await Promise.all([
-		import("../components/run-app.js"),
-		import("../controllers/runtime.js"),
-	]);
+	const { runApp } = await import("../components/run-app.js");
 	const code = await runApp({
 		...(flags.resume === "" ? { initialScreen: "resume" as const } : {}),
-		load: () =>
-			buildRuntime({
+		// The runtime (and with it the LLM layer) is imported only after the first frame is drawn.
+		load: async () =>
+			(await import("../controllers/runtime.js")).buildRuntime({
 				cwd: io.cwd,
 				sessionManager: async () => early ?? (await createSessionManager(sessionFlags, io.cwd)),
 				model: flags.model,
