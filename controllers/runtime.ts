@@ -15,7 +15,8 @@ import { SelectorController } from "./selector-controller.js";
 /** What the interactive UI is started with. */
 export interface RuntimeOptions {
 	cwd: string;
-	sessionManager: () => Promise<SessionManager>;
+	/** Creates the session; `notify` collects notices shown once the UI is up. */
+	sessionManager: (notify: (text: string) => void) => Promise<SessionManager>;
 	model: string | undefined;
 	thinkingLevel: ThinkingLevel | undefined;
 	extensions: readonly string[];
@@ -27,7 +28,8 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	const registry = await ModelRegistry.load();
 	const model = options.model ? registry.find(options.model) : registry.getDefault();
 	if (!model) throw new Error(`Unknown model: ${options.model}. Run xcsh --list-models to see the available ones.`);
-	const sessionManager = await options.sessionManager();
+	const setupNotices: string[] = [];
+	const sessionManager = await options.sessionManager((text) => setupNotices.push(text));
 	const extensions = await loadExtensions(options.extensions, options.cwd);
 	const tools = createCodingTools(sessionManager.getCwd());
 	const session = await AgentSession.create({

@@ -93,7 +93,8 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 		load: async () =>
 			(await import("../controllers/runtime.js")).buildRuntime({
 				cwd: io.cwd,
-				sessionManager: async () => early ?? (await createSessionManager(sessionFlags, io.cwd)),
+				sessionManager: async (notify) =>
+					early ?? (await createSessionManager(sessionFlags, io.cwd, undefined, notify)),
 				model: flags.model,
 				thinkingLevel,
 				extensions: flags.extension,

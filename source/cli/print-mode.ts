@@ -55,7 +55,7 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 		}
 		thinkingLevel = parsed.level;
 	}
-	const sessionManager = await createSessionManager(flags, io.cwd);
+	const sessionManager = await createSessionManager(flags, io.cwd, undefined, (text) => io.stderr(`xcsh: ${text}\n`));
 	const extensions = await loadExtensions(flags.extension, io.cwd);
 	for (const error of extensions.errors) io.stderr(`xcsh: extension ${error.extension}: ${error.message}\n`);
 	const tools = createCodingTools(sessionManager.getCwd());

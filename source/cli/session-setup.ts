@@ -26,6 +26,9 @@ export const terminalConfirm: Confirm = async (question) => {
 	}
 };
 
+/** Said when --no-session meets --resume / --continue. */
+export const NO_SESSION_NOTICE = "--no-session keeps the session in memory: --resume and --continue are ignored";
+
 /** What a `--resume <value>` that cannot be honoured says. */
 export class SessionSetupError extends Error {}
 
@@ -38,8 +41,12 @@ export async function createSessionManager(
 	flags: SessionFlags,
 	cwd: string,
 	confirm: Confirm = terminalConfirm,
+	notify: (text: string) => void = () => undefined,
 ): Promise<SessionManager> {
-	if (flags.noSession) return SessionManager.inMemory(cwd);
+	if (flags.noSession) {
+		if (flags.resume !== undefined || flags.continue) notify(NO_SESSION_NOTICE);
+		return SessionManager.inMemory(cwd);
+	}
 	const sessionDir = flags.sessionDir ? resolve(cwd, flags.sessionDir) : undefined;
 	if (flags.resume !== undefined) {
 		const lookup = await lookupSession(flags.resume, cwd, sessionDir);
@@ -56,7 +63,7 @@ export async function createSessionManager(
 				const { session } = lookup;
 				if (session.cwd === cwd) return SessionManager.open(session.path, sessionDir);
 				const answer = await confirm(
-					`Session found in different project (${session.cwd}). Fork into current directory?`,
+					`Session found in different project: ${session.cwd}. Fork into current directory?`,
 				);
 				if (!answer)
 					throw new SessionSetupError(`Session ${session.id} belongs to ${session.cwd}; not forked into ${cwd}`);

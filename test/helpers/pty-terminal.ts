@@ -12,6 +12,8 @@ export interface PtyOptions {
 	cols?: number;
 	rows?: number;
 	env?: NodeJS.ProcessEnv;
+	/** Run this shell command line instead of the CLI (`$XCSH` in it is the CLI's command). */
+	shell?: string;
 }
 
 /**
@@ -44,7 +46,11 @@ export class PtyTerminal {
 		delete env.CONTINUOUS_INTEGRATION;
 		delete env.XCSH_TERMINAL_ID;
 		this.#terminal = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
-		this.#process = pty.spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+		env.XCSH = `${process.execPath} ${BIN}`;
+		const [file, args] = options.shell
+			? ["/bin/sh", ["-c", options.shell]]
+			: [process.execPath, [BIN, ...(options.args ?? [])]];
+		this.#process = pty.spawn(file, args, {
 			name: "xterm-256color",
 			cols,
 			rows,
