@@ -243,6 +243,33 @@ describe("AgentSession", () => {
 		expect(session.messages.map(textOf).slice(-2)).toEqual(["after", "still here"]);
 	});
 
+	it("switchSession clears the next-turn queue: nothing queued for the old session reaches the new one", async () => {
+		const target = await SessionManager.create(temp.root);
+		target.appendMessage({ role: "user", content: "target", timestamp: 1 });
+		target.appendMessage(fauxAssistantMessage("target answer"));
+		await target.close();
+		faux.setResponses([fauxAssistantMessage("first"), fauxAssistantMessage("second")]);
+		const session = await make();
+		await session.prompt("first");
+		session.queueNextTurn({ role: "custom", customType: "ext", content: "stale context", display: false, timestamp: 2 });
+		expect(await session.switchSession(target.getSessionFile()!)).toBe(true);
+		await session.prompt("second");
+		expect(JSON.stringify(session.messages)).not.toContain("stale context");
+		expect(session.sessionManager.getEntries().some((e) => e.type === "custom_message")).toBe(false);
+	});
+
+	it("a queued next-turn custom message goes out with the next prompt and is stored as custom_message", async () => {
+		faux.setResponses([fauxAssistantMessage("ok")]);
+		const session = await make();
+		session.queueNextTurn({ role: "custom", customType: "ext", content: "fresh context", display: true, timestamp: 2 });
+		await session.prompt("go");
+		expect(session.sessionManager.getEntries().find((e) => e.type === "custom_message")).toMatchObject({
+			customType: "ext",
+			content: "fresh context",
+			display: true,
+		});
+	});
+
 	it("switchSession to a foreign file fails with a clear error and keeps the session", async () => {
 		faux.setResponses([fauxAssistantMessage("x")]);
 		const session = await make();
