@@ -65,6 +65,8 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
 	const [treeVersion, setTreeVersion] = useState(0);
 	const lastInterrupt = useRef(0);
+	// The running slash command's abort (Escape cancels a share, a summary…).
+	const commandAbort = useRef<AbortController | undefined>(undefined);
 	const busy = snapshot.streaming || snapshot.activity !== undefined;
 
 	const redraw = useCallback(() => {
@@ -114,13 +116,21 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 			const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
 			const report = (error: unknown) => chat.notice("error", error instanceof Error ? error.message : String(error));
 			switch (route.kind) {
-				case "command":
-					chat.setActivity(route.name === "compact" ? "Summarising" : undefined);
-					void commands.execute(route.name, route.args).then((result) => {
-						if (route.name === "compact") chat.setActivity(undefined);
-						apply(result);
-					}, report);
+				case "command": {
+					const controller = new AbortController();
+					commandAbort.current = controller;
+					void commands
+						.execute(route.name, route.args, {
+							signal: controller.signal,
+							setActivity: (label) => chat.setActivity(label),
+						})
+						.then(apply, report)
+						.finally(() => {
+							if (commandAbort.current === controller) commandAbort.current = undefined;
+							chat.setActivity(undefined);
+						});
 					break;
+				}
 				case "prompt":
 					void session.prompt(route.text).catch(report);
 					break;
@@ -140,6 +150,10 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 
 	const abort = useCallback(() => {
 		const now = chat.getSnapshot();
+		if (commandAbort.current) {
+			commandAbort.current.abort();
+			return;
+		}
 		if (!now.streaming && now.activity === undefined) return;
 		void session.abort().then(() => chat.notice("warning", "Stopped."));
 	}, [session, chat]);

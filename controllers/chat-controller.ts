@@ -166,7 +166,7 @@ export class ChatController {
 			model: this.#options.isOffline(session.model) ? "offline model" : modelRef(session.model),
 			offline: this.#options.isOffline(session.model),
 			thinking: session.thinkingLevel,
-			session: manager.getSessionName() ?? manager.getSessionId().slice(0, 8),
+			session: `${manager.getSessionName() ?? manager.getSessionId().slice(0, 8)}${manager.isReadOnly() ? " (read-only)" : ""}`,
 			inputTokens: input,
 			outputTokens: output,
 			cost,

@@ -16,13 +16,20 @@ export class CommandController {
 		return this.#commands.map((c) => ({ name: c.name, description: c.description }));
 	}
 
-	/** Runs `/name args`; unknown names and thrown errors become error notices. */
-	async execute(name: string, args: string): Promise<CommandResult> {
+	/**
+	 * Runs `/name args`; unknown names and thrown errors become error notices. `run` carries what a
+	 * long command needs from the UI: an abort signal (Escape) and a way to show its activity.
+	 */
+	async execute(
+		name: string,
+		args: string,
+		run: Pick<CommandContext, "signal" | "setActivity"> = {},
+	): Promise<CommandResult> {
 		const command = findCommand(name, this.#commands);
 		if (!command)
 			return { kind: "notice", level: "error", text: `Unknown command: /${name}. Type /help for the list.` };
 		try {
-			return await command.run(this.#context, args);
+			return await command.run({ ...this.#context, ...run }, args);
 		} catch (error) {
 			return {
 				kind: "notice",

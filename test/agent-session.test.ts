@@ -251,7 +251,13 @@ describe("AgentSession", () => {
 		faux.setResponses([fauxAssistantMessage("first"), fauxAssistantMessage("second")]);
 		const session = await make();
 		await session.prompt("first");
-		session.queueNextTurn({ role: "custom", customType: "ext", content: "stale context", display: false, timestamp: 2 });
+		session.queueNextTurn({
+			role: "custom",
+			customType: "ext",
+			content: "stale context",
+			display: false,
+			timestamp: 2,
+		});
 		expect(await session.switchSession(target.getSessionFile()!)).toBe(true);
 		await session.prompt("second");
 		expect(JSON.stringify(session.messages)).not.toContain("stale context");

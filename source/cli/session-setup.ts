@@ -1,5 +1,6 @@
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { SessionLockedError } from "../session/session-lock.js";
 import { lookupSession } from "../session/session-lookup.js";
 import { SessionManager } from "../session/session-manager.js";
 
@@ -52,7 +53,7 @@ export async function createSessionManager(
 		const lookup = await lookupSession(flags.resume, cwd, sessionDir);
 		switch (lookup.kind) {
 			case "path":
-				return SessionManager.open(resolve(cwd, lookup.path), sessionDir);
+				return openUnlessLocked(resolve(cwd, lookup.path), cwd, sessionDir, confirm);
 			case "ambiguous":
 				throw new SessionSetupError(
 					`Session id ${flags.resume} is ambiguous: ${lookup.matches.map((m) => m.id).join(", ")}`,
@@ -61,7 +62,7 @@ export async function createSessionManager(
 				throw new SessionSetupError(`No session found for ${flags.resume}`);
 			case "found": {
 				const { session } = lookup;
-				if (session.cwd === cwd) return SessionManager.open(session.path, sessionDir);
+				if (session.cwd === cwd) return openUnlessLocked(session.path, cwd, sessionDir, confirm);
 				const answer = await confirm(
 					`Session found in different project: ${session.cwd}. Fork into current directory?`,
 				);
@@ -71,6 +72,38 @@ export async function createSessionManager(
 			}
 		}
 	}
-	if (flags.continue) return SessionManager.continueRecent(cwd, sessionDir);
+	if (flags.continue) {
+		return SessionManager.continueRecent(cwd, sessionDir, undefined, (skipped) => {
+			for (const { path, holder } of skipped) {
+				notify(
+					`${basename(path)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,
+				);
+			}
+		});
+	}
 	return SessionManager.create(cwd, sessionDir);
+}
+
+/**
+ * Opens a session; when another xcsh has it, asks whether to fork it into a new session or open
+ * it read-only (no answer, e.g. no terminal: a clear error).
+ */
+async function openUnlessLocked(
+	path: string,
+	cwd: string,
+	sessionDir: string | undefined,
+	confirm: Confirm,
+): Promise<SessionManager> {
+	try {
+		return await SessionManager.open(path, sessionDir);
+	} catch (error) {
+		if (!(error instanceof SessionLockedError)) throw error;
+		const fork = await confirm(`${error.message}. Fork it into a new session?`);
+		if (fork) return SessionManager.forkFrom(path, cwd, sessionDir);
+		if (fork === undefined)
+			throw new SessionSetupError(`${error.message}: fork it or open it read-only from a terminal`);
+		const readOnly = await confirm("Open it read-only instead (browse, export, no new messages)?");
+		if (readOnly) return SessionManager.open(path, sessionDir, undefined, { readOnly: true });
+		throw new SessionSetupError(`${error.message}: cancelled`);
+	}
 }

@@ -2,29 +2,33 @@ import { modelCommands } from "./model-commands.js";
 import { sessionCommands } from "./session-commands.js";
 import { info, type SlashCommand } from "./types.js";
 
-const helpCommand: SlashCommand = {
-	name: "help",
-	description: "Show the commands and keys",
-	run() {
-		const lines = COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`);
-		lines.push(
-			"",
-			"Keys: Enter send · Shift+Enter / Alt+Enter newline · ↑/↓ history · Ctrl+R search history · Tab complete",
-			"      Escape abort · Ctrl+C clear, twice to quit · while the agent works, Enter steers and >> queues a follow-up",
-		);
-		return info(lines.join("\n"));
-	},
-};
+const KEY_HELP = [
+	"",
+	"Keys: Enter send · Shift+Enter / Alt+Enter newline · ↑/↓ history · Ctrl+R search history · Tab complete",
+	"      Escape abort · Ctrl+C clear, twice to quit · while the agent works, Enter steers and >> queues a follow-up",
+];
 
-const quitCommand: SlashCommand = {
-	name: "quit",
-	aliases: ["exit"],
-	description: "Leave xcsh",
-	run: () => ({ kind: "quit" }),
-};
+/** The command list in /help order: session, model, any extra (export/share), then help and quit. */
+export function buildCommands(extra: readonly SlashCommand[] = []): SlashCommand[] {
+	const commands: SlashCommand[] = [...sessionCommands, ...modelCommands, ...extra];
+	commands.push(
+		{
+			name: "help",
+			description: "Show the commands and keys",
+			run: () =>
+				info(
+					[...commands.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), ...KEY_HELP].join(
+						"\n",
+					),
+				),
+		},
+		{ name: "quit", aliases: ["exit"], description: "Leave xcsh", run: () => ({ kind: "quit" }) },
+	);
+	return commands;
+}
 
-/** Every slash command, in /help order. */
-export const COMMANDS: readonly SlashCommand[] = [...sessionCommands, ...modelCommands, helpCommand, quitCommand];
+/** The built-in commands without export/share (tests, and callers without those services). */
+export const COMMANDS: readonly SlashCommand[] = buildCommands();
 
 /** The command for a name or alias. */
 export function findCommand(name: string, commands: readonly SlashCommand[] = COMMANDS): SlashCommand | undefined {

@@ -5,6 +5,10 @@ import type { AgentSession } from "../session/agent-session.js";
 export interface CommandContext {
 	session: AgentSession;
 	models: { list(): ModelInfo[]; find(ref: string): AgentSession["model"] | undefined };
+	/** Aborted when the user cancels a long-running command (Escape); absent for instant ones. */
+	signal?: AbortSignal;
+	/** Shows (or, with undefined, clears) the activity line while a long-running command works. */
+	setActivity?(label: string | undefined): void;
 }
 
 /** A screen a command can open. */

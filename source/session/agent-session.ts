@@ -20,6 +20,9 @@ import type { SessionContext } from "./types.js";
 
 export { type ModelResolver, modelRef } from "./model-resolver.js";
 
+/** Why a prompt is refused in a session opened read-only. */
+export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+
 /** What an AgentSession is built from. */
 export interface AgentSessionOptions {
 	sessionManager: SessionManager;
@@ -149,6 +152,7 @@ export class AgentSession {
 	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
 	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
 		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
+		if (this.#sessionManager.isReadOnly()) throw new Error(READ_ONLY_MESSAGE);
 		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
 		try {

@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { type BlobStorage, MemoryBlobStore } from "./blob-store.js";
 import type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
+import type { LockResult } from "./session-lock.js";
 import { decodePrefix, enoent, type SessionStorage, type StorageStat } from "./session-storage.js";
 
 interface MemoryFile {
@@ -103,6 +104,15 @@ export class MemorySessionStorage implements SessionStorage {
 	}
 
 	async fsyncDir(): Promise<void> {}
+
+	lockHolder(): undefined {
+		return undefined;
+	}
+
+	lock(): LockResult {
+		// One process, one map: there is no other writer to exclude.
+		return { kind: "acquired", release: () => undefined };
+	}
 
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter {
 		if (mode === "truncate") this.writeTextSync(path, "");

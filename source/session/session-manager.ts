@@ -7,6 +7,7 @@ import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries, type StoredEntry } from "./session-entries.js";
 import { readSessionFile, type SessionFileRead } from "./session-loader.js";
+import { type LockInfo, SessionLockedError } from "./session-lock.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
@@ -28,6 +29,12 @@ export interface SessionLoadReport {
 	tornTail: boolean;
 	migratedFrom?: number;
 	unresolvedBlobs: string[];
+}
+
+/** How `open` / `setSessionFile` open a file. */
+export interface OpenOptions {
+	/** Browse without writing or locking (the session is open in another xcsh). */
+	readOnly?: boolean;
 }
 
 /** The result of `fork()`. */
@@ -79,6 +86,8 @@ export class SessionManager extends SessionEntries {
 	#sessionDir: string;
 	#header!: SessionHeader;
 	#report: SessionLoadReport = { skippedLines: [], tornTail: false, unresolvedBlobs: [] };
+	#readOnly = false;
+	#releaseLock: (() => void) | undefined;
 
 	private constructor(cwd: string, sessionDir: string, storage: SessionStorage, persist: boolean) {
 		super();
@@ -101,8 +110,16 @@ export class SessionManager extends SessionEntries {
 		return manager;
 	}
 
-	/** Opens a session file (a missing or empty file starts a new session at that path). */
-	static async open(path: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
+	/**
+	 * Opens a session file (a missing or empty file starts a new session at that path). Throws
+	 * `SessionLockedError` when another xcsh has it open, unless `readOnly` (browse, export, no writes).
+	 */
+	static async open(
+		path: string,
+		sessionDir?: string,
+		storage?: SessionStorage,
+		options: OpenOptions = {},
+	): Promise<SessionManager> {
 		const file = resolve(path);
 		const manager = new SessionManager(
 			process.cwd(),
@@ -110,7 +127,7 @@ export class SessionManager extends SessionEntries {
 			storage ?? new FileSessionStorage(),
 			true,
 		);
-		await manager.setSessionFile(file);
+		await manager.setSessionFile(file, options);
 		return manager;
 	}
 
@@ -121,13 +138,22 @@ export class SessionManager extends SessionEntries {
 		return manager;
 	}
 
-	/** This terminal's last session for `cwd`, else the newest one there, else a new session. */
-	static async continueRecent(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
+	/**
+	 * This terminal's last session for `cwd`, else the newest one there, else a new session; sessions
+	 * another xcsh has open are skipped, and `onSkip` hears which.
+	 */
+	static async continueRecent(
+		cwd: string,
+		sessionDir?: string,
+		storage?: SessionStorage,
+		onSkip?: (skipped: { path: string; holder: LockInfo }[]) => void,
+	): Promise<SessionManager> {
 		const store = storage ?? new FileSessionStorage();
 		const dir = sessionDir ?? getDefaultSessionDir(cwd);
 		const target = await resolveContinueTarget(cwd, dir, store);
-		if (!target) return SessionManager.create(cwd, dir, store);
-		const manager = await SessionManager.open(target, dir, store);
+		if (target.skipped.length > 0) onSkip?.(target.skipped);
+		if (!target.path) return SessionManager.create(cwd, dir, store);
+		const manager = await SessionManager.open(target.path, dir, store);
 		manager.#cwd = cwd;
 		return manager;
 	}
@@ -146,6 +172,7 @@ export class SessionManager extends SessionEntries {
 		const manager = new SessionManager(targetCwd, sessionDir ?? getDefaultSessionDir(targetCwd), store, true);
 		manager.#startNew(source);
 		manager.#adopt(manager.#header, loaded.entries);
+		manager.#lockNewFile();
 		await manager.#persistence.rewrite(manager.#fileEntries());
 		return manager;
 	}
@@ -167,10 +194,25 @@ export class SessionManager extends SessionEntries {
 	 * Switches to a session file: loads, migrates (rewriting the file atomically and keeping
 	 * `<file>.v<old>.bak`), resolves blobs. A foreign file throws and leaves the current state as it was.
 	 */
-	async setSessionFile(path: string): Promise<void> {
+	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
 		const loaded = await loadState(file, await readSessionFile(file, this.#storage), this.#storage);
-		await this.#persistence.detach();
+		const readOnly = options.readOnly === true;
+		let release: (() => void) | undefined;
+		if (this.#persist && loaded && !readOnly) {
+			const lock = this.#storage.lock(file);
+			if (lock.kind === "held") throw new SessionLockedError(file, lock.holder);
+			release = lock.release;
+		}
+		try {
+			await this.#persistence.detach();
+		} catch (error) {
+			release?.();
+			throw error;
+		}
+		this.#unlock();
+		this.#releaseLock = release;
+		this.#readOnly = readOnly;
 		if (!loaded) {
 			this.#startNew(undefined, file);
 		} else {
@@ -178,7 +220,8 @@ export class SessionManager extends SessionEntries {
 			this.#report = loaded.report;
 			if (typeof loaded.header.cwd === "string") this.#cwd = loaded.header.cwd;
 			this.#persistence.attach(file, { onDisk: true, missingFinalNewline: loaded.report.tornTail });
-			if (loaded.migrated && this.#persist) await this.#persistMigration(file, loaded.report.migratedFrom!);
+			if (loaded.migrated && this.#persist && !readOnly)
+				await this.#persistMigration(file, loaded.report.migratedFrom!);
 		}
 		if (this.#persist) writeTerminalBreadcrumb(this.#storage, this.#cwd, file);
 	}
@@ -214,10 +257,36 @@ export class SessionManager extends SessionEntries {
 	}
 
 	protected override onAppend(entry: SessionEntry): void {
-		if (!this.#persist) return;
+		if (!this.#persist || this.#readOnly) return;
+		if (this.#persistence.error) {
+			// Memory has the entry; a retry rewrites everything once the disk is fine again.
+			this.#persistence.retrySoon(() => this.#fileEntries());
+			this.#persistence.throwIfFailed();
+		}
 		if (this.#persistence.onDisk) this.#persistence.append(entry);
-		else if (this.hasAssistantMessage) this.#persistence.writeInitial(this.#fileEntries());
+		else if (this.hasAssistantMessage) {
+			this.#lockNewFile();
+			this.#persistence.writeInitial(this.#fileEntries());
+		}
 		this.#persistence.throwIfFailed();
+	}
+
+	/** A new file is locked when it is first written (nothing exists to lock before). */
+	#lockNewFile(): void {
+		const file = this.#persistence.file;
+		if (this.#releaseLock || !file) return;
+		try {
+			this.#storage.ensureDirSync(dirname(file));
+			const lock = this.#storage.lock(file);
+			if (lock.kind === "acquired") this.#releaseLock = lock.release;
+		} catch {
+			// The directory cannot be written: the write that follows fails and reports it properly.
+		}
+	}
+
+	#unlock(): void {
+		this.#releaseLock?.();
+		this.#releaseLock = undefined;
 	}
 
 	#fileEntries(): FileEntry[] {
@@ -231,9 +300,26 @@ export class SessionManager extends SessionEntries {
 		if (this.#persist) await this.#persistence.flush();
 	}
 
-	/** Flushes and closes the file. */
+	/** Flushes and closes the file (one last retry first if a write had failed); releases the lock. */
 	async close(): Promise<void> {
-		if (this.#persist) await this.#persistence.detach();
+		if (!this.#persist) return;
+		try {
+			if (this.#persistence.error && !this.#readOnly) await this.#persistence.retry(() => this.#fileEntries());
+			await this.#persistence.detach();
+		} finally {
+			this.#unlock();
+		}
+	}
+
+	/** Writes everything in memory to the file again after a failure (`/session save`); true when it is all on disk. */
+	async retryPersistence(): Promise<boolean> {
+		if (!this.#persist || this.#readOnly) return false;
+		return this.#persistence.retry(() => this.#fileEntries());
+	}
+
+	/** True when the session was opened read-only because another xcsh has it. */
+	isReadOnly(): boolean {
+		return this.#readOnly;
 	}
 
 	/** Names the session (header `title`); an existing file is rewritten atomically. */
@@ -250,21 +336,26 @@ export class SessionManager extends SessionEntries {
 
 	/** Starts a new, empty session in the same project directory (the previous file is flushed and closed). */
 	async newSession(options: { parentSession?: string } = {}): Promise<void> {
-		if (this.#persist) await this.#persistence.detach();
+		if (this.#persist && !this.#readOnly) await this.#persistence.detach();
+		this.#unlock();
+		this.#readOnly = false;
 		this.#startNew(options.parentSession);
 	}
 
 	/** Copies this session into a new file with a new id (parentSession = the old id) and switches to it. */
 	async fork(): Promise<ForkResult | undefined> {
 		if (!this.#persist) return undefined;
-		await this.flush();
+		if (!this.#readOnly) await this.flush();
 		const previousSessionFile = this.#persistence.file;
-		await this.#persistence.detach();
+		if (!this.#readOnly) await this.#persistence.detach();
+		this.#unlock();
+		this.#readOnly = false;
 		const id = createSessionId();
 		const timestamp = new Date().toISOString();
 		this.#header = { ...this.#header, id, timestamp, parentSession: this.#header.id };
 		const sessionFile = join(this.#sessionDir, sessionFileName(timestamp, id));
 		this.#persistence.attach(sessionFile, { onDisk: false, missingFinalNewline: false });
+		this.#lockNewFile();
 		await this.#persistence.rewrite(this.#fileEntries());
 		this.#persistence.throwIfFailed();
 		writeTerminalBreadcrumb(this.#storage, this.#cwd, sessionFile);

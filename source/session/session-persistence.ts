@@ -5,6 +5,24 @@ import { type PendingBlob, prepareForPersistence } from "./persist-transform.js"
 import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
 import type { FileEntry } from "./types.js";
 
+/** Automatic retries after a write failure are at most this frequent. */
+const RETRY_INTERVAL_MS = 2000;
+
+/** A write to a session file failed; the message names the file and the cause. */
+export class PersistenceError extends Error {
+	readonly file: string;
+	/** The system error code of the cause (ENOSPC, EACCES, EIO, …). */
+	readonly code: string | undefined;
+
+	constructor(file: string, cause: unknown) {
+		const reason = cause instanceof Error ? cause.message : String(cause);
+		super(`Could not save ${file}: ${reason}`, { cause });
+		this.name = "PersistenceError";
+		this.file = file;
+		this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
+	}
+}
+
 /** How a file is attached: whether it already holds the session, and whether its tail is torn. */
 export interface AttachState {
 	onDisk: boolean;
@@ -23,6 +41,9 @@ export class SessionPersistence {
 	#writer: SessionStorageWriter | undefined;
 	#chain: Promise<void> = Promise.resolve();
 	#error: Error | undefined;
+	#failureLogged = false;
+	#retrying: Promise<boolean> | undefined;
+	#lastRetryAt = 0;
 
 	constructor(storage: SessionStorage) {
 		this.#storage = storage;
@@ -50,6 +71,7 @@ export class SessionPersistence {
 		this.#needsNewline = state.missingFinalNewline;
 		this.#writer = undefined;
 		this.#error = undefined;
+		this.#failureLogged = false;
 		this.#chain = Promise.resolve();
 	}
 
@@ -123,8 +145,53 @@ export class SessionPersistence {
 
 	#latch(error: unknown): void {
 		if (this.#error) return;
-		this.#error = error instanceof Error ? error : new Error(String(error));
-		log.error(`Failed to persist session ${this.#file ?? "(no file)"}: ${this.#error.message}`);
+		this.#error = new PersistenceError(this.#file ?? "(no file)", error);
+		// Logged once per failure: retries that fail again stay quiet until one succeeds.
+		if (!this.#failureLogged) log.error(this.#error.message);
+		this.#failureLogged = true;
+	}
+
+	/**
+	 * Writes everything again from memory after a failure (full atomic rewrite), once the disk is
+	 * fine. Resolves true when the file holds the whole session again.
+	 */
+	retry(entries: () => readonly FileEntry[]): Promise<boolean> {
+		if (!this.#error)
+			return this.flush().then(
+				() => true,
+				() => false,
+			);
+		this.#retrying ??= (async () => {
+			await this.#chain;
+			const writer = this.#writer;
+			this.#writer = undefined;
+			await writer?.close().catch(() => undefined);
+			// Snapshot and un-latch in one synchronous step: every entry appended from here on is
+			// queued behind the rewrite, every earlier one is in the snapshot.
+			const previous = this.#error;
+			this.#error = undefined;
+			const snapshot = entries().slice();
+			try {
+				await this.#enqueue(() => this.#rewrite(snapshot));
+				await this.flush();
+				this.#onDisk = true;
+				this.#failureLogged = false;
+				log.info(`Saved ${this.#file} again after: ${previous?.message}`);
+				return true;
+			} catch {
+				return false;
+			} finally {
+				this.#lastRetryAt = Date.now();
+				this.#retrying = undefined;
+			}
+		})();
+		return this.#retrying;
+	}
+
+	/** Starts a retry in the background unless one ran moments ago (each append after a failure asks). */
+	retrySoon(entries: () => readonly FileEntry[]): void {
+		if (!this.#error || this.#retrying || Date.now() - this.#lastRetryAt < RETRY_INTERVAL_MS) return;
+		void this.retry(entries);
 	}
 
 	async #serialize(entry: FileEntry): Promise<string> {

@@ -4,6 +4,7 @@ import { access, copyFile, open, readFile, rename, unlink, writeFile } from "nod
 import { basename, dirname, join } from "node:path";
 import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
+import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
 import { getBlobsDir } from "./session-paths.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
@@ -40,6 +41,10 @@ export interface SessionStorage {
 	/** fsync a directory so a rename in it survives a power cut. */
 	fsyncDir(dir: string): Promise<void>;
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter;
+	/** Locks a session file for writing (single writer per session). */
+	lock(sessionFile: string): LockResult;
+	/** The other live xcsh that has this session open, if any. */
+	lockHolder(sessionFile: string): LockInfo | undefined;
 	/** Where externalised images go. */
 	readonly blobs: BlobStorage;
 }
@@ -170,6 +175,14 @@ export class FileSessionStorage implements SessionStorage {
 
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter {
 		return new NdjsonFileWriter(path, mode);
+	}
+
+	lock(sessionFile: string): LockResult {
+		return acquireLock(sessionFile);
+	}
+
+	lockHolder(sessionFile: string): LockInfo | undefined {
+		return lockHolderOther(sessionFile);
 	}
 }
 

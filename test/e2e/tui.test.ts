@@ -122,7 +122,8 @@ describe("the full-screen UI in a real terminal", () => {
 		expect(after).toContain('You said: "alpha question"');
 		await send(t, "gamma question", 'You said: "gamma question"');
 		const [info] = await SessionManager.list(project);
-		const reopened = await SessionManager.open(info!.path);
+		// the running xcsh holds the session's lock: look at it read-only
+		const reopened = await SessionManager.open(info!.path, undefined, undefined, { readOnly: true });
 		const texts = JSON.stringify(reopened.buildSessionContext().messages);
 		expect(texts).toContain("gamma question");
 		expect(texts).not.toContain("beta question");

@@ -1,0 +1,113 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ClipboardMethod } from "../export/clipboard.js";
+import type { ShareOptions, ShareResult } from "../export/share.js";
+import { parseShellWords } from "../export/shell-words.js";
+import type { AgentSession } from "../session/agent-session.js";
+import { type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
+
+/** What the export commands call; injected so the UI wires the real exporter and tests use stubs. */
+export interface ExportCommandDeps {
+	/** Writes the session as HTML (to `outputPath`, or the exporter's default) and returns the path. */
+	exportHtml(session: AgentSession, outputPath?: string): Promise<string>;
+	share(options: ShareOptions): Promise<ShareResult>;
+	openInBrowser(target: string): Promise<boolean>;
+	copyToClipboard(text: string): Promise<ClipboardMethod>;
+}
+
+// The spec's /export used to accept these as "copy instead"; /dump does that now.
+const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+// The shell would expand ~ for a CLI path; a slash command has no shell, so do it here.
+function expandHome(path: string): string {
+	if (path === "~") return homedir();
+	return path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+}
+
+async function opened(deps: ExportCommandDeps, target: string, hint: string): Promise<string[]> {
+	return (await deps.openInBrowser(target)) ? [] : [hint];
+}
+
+/** /dump, /export and /share. */
+export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
+	return [
+		{
+			name: "dump",
+			description: "Copy the whole session as text to the clipboard",
+			async run({ session }) {
+				const text = session.formatSessionAsText();
+				if (!text) return info("No messages to dump yet");
+				try {
+					const method = await deps.copyToClipboard(text);
+					return info(
+						method === "osc52" ? "Session copied to the clipboard (OSC 52)" : "Session copied to the clipboard",
+					);
+				} catch (error) {
+					return failure(`Could not copy to the clipboard: ${messageOf(error)}`);
+				}
+			},
+		},
+		{
+			name: "export",
+			description: "Export the session to an HTML file and open it",
+			args: "[path]",
+			async run({ session }, args) {
+				let words: string[];
+				try {
+					words = parseShellWords(args);
+				} catch (error) {
+					return failure(messageOf(error));
+				}
+				if (words.some((word) => COPY_ARGUMENTS.has(word)))
+					return warning("Use /dump to copy the session to the clipboard");
+				if (words.length > 1)
+					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
+				const [requested] = words;
+				let path: string;
+				try {
+					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested));
+				} catch (error) {
+					return failure(messageOf(error));
+				}
+				const absolute = resolve(path);
+				const hint = `Could not open a browser; open ${pathToFileURL(absolute).href} yourself`;
+				return info([`Exported to: ${path}`, ...(await opened(deps, absolute, hint))].join("\n"));
+			},
+		},
+		{
+			name: "share",
+			description: "Share the session as HTML (your share module, else a secret GitHub gist)",
+			async run({ session, signal, setActivity }) {
+				let result: ShareResult;
+				try {
+					result = await deps.share({
+						exportHtml: (outputPath) => deps.exportHtml(session, outputPath),
+						signal,
+						onPhase: (phase) => setActivity?.(phase),
+					});
+				} catch (error) {
+					return failure(messageOf(error));
+				} finally {
+					setActivity?.(undefined);
+				}
+				return shareNotice(deps, result);
+			},
+		},
+	];
+}
+
+async function shareNotice(deps: ExportCommandDeps, result: ShareResult): Promise<CommandResult> {
+	if (result.kind === "cancelled") return warning("Share cancelled");
+	const lines: string[] = [];
+	if (result.previewUrl) lines.push(`Preview: ${result.previewUrl}`);
+	if (result.gistUrl) lines.push(`Gist: ${result.gistUrl}`);
+	if (result.url) lines.push(`Shared: ${result.url}`);
+	if (result.message) lines.push(result.message);
+	if (lines.length === 0) lines.push("Session shared");
+	const target = result.previewUrl ?? result.url;
+	if (target) lines.push(...(await opened(deps, target, "Could not open a browser; open the link above yourself")));
+	return info(lines.join("\n"));
+}

@@ -1,0 +1,263 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
+import { type ExportCommandDeps, exportCommands } from "../../source/commands/export-commands.js";
+import type { CommandContext, CommandResult, SlashCommand } from "../../source/commands/types.js";
+import type { ClipboardMethod } from "../../source/export/clipboard.js";
+import { type ShareOptions, type ShareResult, shareSession } from "../../source/export/share.js";
+import { AgentSession } from "../../source/session/agent-session.js";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+const IN_MEMORY = "Cannot export in-memory session to HTML";
+
+describe("/dump, /export and /share", () => {
+	const temp = useTempAgentDir();
+	const sessions: AgentSession[] = [];
+
+	afterEach(async () => {
+		for (const session of sessions.splice(0)) await session.dispose();
+	});
+
+	async function makeSession(persisted: boolean): Promise<AgentSession> {
+		const sessionManager = persisted ? await SessionManager.create(temp.root) : SessionManager.inMemory(temp.root);
+		const session = await AgentSession.create({
+			sessionManager,
+			models: { find: () => undefined, getApiKey: () => undefined },
+			model: OFFLINE_MODEL,
+		});
+		sessions.push(session);
+		return session;
+	}
+
+	/** Stub deps that record their calls; the exporter refuses in-memory sessions like the real one. */
+	function stubs(options: { opens?: boolean; clipboard?: ClipboardMethod | Error; share?: ShareResult | Error } = {}) {
+		const calls = {
+			exported: [] as (string | undefined)[],
+			opened: [] as string[],
+			copied: [] as string[],
+			shared: [] as ShareOptions[],
+		};
+		const deps: ExportCommandDeps = {
+			async exportHtml(session, outputPath) {
+				calls.exported.push(outputPath);
+				if (!session.sessionManager.isPersisted()) throw new Error(IN_MEMORY);
+				const path = outputPath ?? join(temp.root, "default-export.html");
+				await writeFile(path, "<html></html>");
+				return path;
+			},
+			async share(shareOptions) {
+				calls.shared.push(shareOptions);
+				shareOptions.onPhase?.("Creating gist");
+				if (options.share instanceof Error) throw options.share;
+				return options.share ?? { kind: "cancelled" };
+			},
+			async openInBrowser(target) {
+				calls.opened.push(target);
+				return options.opens ?? true;
+			},
+			async copyToClipboard(text) {
+				calls.copied.push(text);
+				if (options.clipboard instanceof Error) throw options.clipboard;
+				return options.clipboard ?? "clipboard";
+			},
+		};
+		return { deps, calls };
+	}
+
+	async function run(
+		deps: ExportCommandDeps,
+		session: AgentSession,
+		line: string,
+		extra: Partial<CommandContext> = {},
+	): Promise<CommandResult> {
+		const [name = "", ...rest] = line.slice(1).split(" ");
+		const command = exportCommands(deps).find((c: SlashCommand) => c.name === name);
+		if (!command) throw new Error(`no /${name}`);
+		const context: CommandContext = { session, models: { list: () => [], find: () => undefined }, ...extra };
+		return command.run(context, rest.join(" "));
+	}
+
+	const notice = (level: "info" | "warning" | "error", text: string) => ({ kind: "notice", level, text });
+
+	describe("/dump", () => {
+		it("says there is nothing to dump in an empty session", async () => {
+			const { deps, calls } = stubs();
+			expect(await run(deps, await makeSession(false), "/dump")).toEqual(notice("info", "No messages to dump yet"));
+			expect(calls.copied).toEqual([]);
+		});
+
+		it("copies the session text, in memory too, naming OSC 52 when used", async () => {
+			const session = await makeSession(false);
+			session.sessionManager.appendMessage(userMessage("how do I dump?"));
+			session.sessionManager.appendMessage(assistantMessage("like this"));
+			const { deps, calls } = stubs();
+			expect(await run(deps, session, "/dump")).toEqual(notice("info", "Session copied to the clipboard"));
+			expect(calls.copied).toEqual([session.formatSessionAsText()]);
+			expect(calls.copied[0]).toContain("how do I dump?");
+			expect(calls.copied[0]).toContain("like this");
+
+			const osc = stubs({ clipboard: "osc52" });
+			expect(await run(osc.deps, session, "/dump")).toEqual(notice("info", "Session copied to the clipboard (OSC 52)"));
+			const broken = stubs({ clipboard: new Error("no terminal") });
+			expect(await run(broken.deps, session, "/dump")).toEqual(
+				notice("error", "Could not copy to the clipboard: no terminal"),
+			);
+		});
+	});
+
+	describe("/export", () => {
+		it("exports to a quoted path with spaces intact and opens it", async () => {
+			const session = await makeSession(true);
+			const entriesBefore = session.sessionManager.getEntries().length;
+			const { deps, calls } = stubs();
+			const path = join(temp.root, "my file.html");
+			expect(await run(deps, session, `/export "${path}"`)).toEqual(notice("info", `Exported to: ${path}`));
+			expect(calls.exported).toEqual([path]);
+			expect(calls.opened).toEqual([path]);
+			expect(session.sessionManager.getEntries()).toHaveLength(entriesBefore);
+
+			const escaped = join(temp.root, "other file.html");
+			await run(deps, session, `/export ${escaped.replace(" ", "\\ ")}`);
+			expect(calls.exported.at(-1)).toBe(escaped);
+		});
+
+		it("uses the exporter's default path without an argument and expands ~", async () => {
+			const { deps, calls } = stubs();
+			const session = await makeSession(true);
+			expect(await run(deps, session, "/export")).toEqual(
+				notice("info", `Exported to: ${join(temp.root, "default-export.html")}`),
+			);
+			expect(calls.exported).toEqual([undefined]);
+			const home = stubs();
+			home.deps.exportHtml = async (_session, outputPath) => {
+				home.calls.exported.push(outputPath);
+				return outputPath!;
+			};
+			await run(home.deps, session, "/export ~/out.html");
+			expect(home.calls.exported).toEqual([join(homedir(), "out.html")]);
+		});
+
+		it("says how to open the file when no browser opens", async () => {
+			const { deps } = stubs({ opens: false });
+			const path = join(temp.root, "out.html");
+			expect(await run(deps, await makeSession(true), `/export ${path}`)).toEqual(
+				notice("info", `Exported to: ${path}\nCould not open a browser; open ${pathToFileURL(path).href} yourself`),
+			);
+		});
+
+		it("refuses the clipboard arguments and points to /dump", async () => {
+			const session = await makeSession(true);
+			for (const args of ["--copy", "clipboard", "copy", "out.html --copy"]) {
+				const { deps, calls } = stubs();
+				expect(await run(deps, session, `/export ${args}`)).toEqual(
+					notice("warning", "Use /dump to copy the session to the clipboard"),
+				);
+				expect(calls.exported).toEqual([]);
+			}
+		});
+
+		it("reports an unterminated quote and an unquoted path with spaces", async () => {
+			const session = await makeSession(true);
+			const { deps, calls } = stubs();
+			expect(await run(deps, session, '/export "my file.html')).toEqual(
+				notice("error", 'Unterminated quote in: "my file.html'),
+			);
+			expect(await run(deps, session, "/export my file.html")).toEqual(
+				notice("warning", '/export takes one path; quote a path with spaces, e.g. /export "my session.html"'),
+			);
+			expect(calls.exported).toEqual([]);
+		});
+
+		it("reports the exporter's refusal of an in-memory session", async () => {
+			const { deps, calls } = stubs();
+			expect(await run(deps, await makeSession(false), "/export out.html")).toEqual(notice("error", IN_MEMORY));
+			expect(calls.opened).toEqual([]);
+		});
+	});
+
+	describe("/share", () => {
+		it("shows the gist's preview and gist URLs, opens the preview and drives the activity line", async () => {
+			const { deps, calls } = stubs({
+				share: {
+					kind: "shared",
+					previewUrl: "https://gistpreview.github.io/?abc",
+					gistUrl: "https://gist.github.com/me/abc",
+				},
+			});
+			const activity: (string | undefined)[] = [];
+			const controller = new AbortController();
+			const result = await run(deps, await makeSession(true), "/share", {
+				signal: controller.signal,
+				setActivity: (label) => activity.push(label),
+			});
+			expect(result).toEqual(
+				notice("info", "Preview: https://gistpreview.github.io/?abc\nGist: https://gist.github.com/me/abc"),
+			);
+			expect(calls.opened).toEqual(["https://gistpreview.github.io/?abc"]);
+			expect(activity).toEqual(["Creating gist", undefined]);
+			expect(calls.shared[0]?.signal).toBe(controller.signal);
+		});
+
+		it("shows a custom URL and message, opening the URL, or says how to open it", async () => {
+			const { deps, calls } = stubs({ share: { kind: "shared", url: "https://s.example/1", message: "Uploaded" } });
+			const session = await makeSession(true);
+			expect(await run(deps, session, "/share")).toEqual(notice("info", "Shared: https://s.example/1\nUploaded"));
+			expect(calls.opened).toEqual(["https://s.example/1"]);
+			const closed = stubs({ opens: false, share: { kind: "shared", url: "https://s.example/2" } });
+			expect(await run(closed.deps, session, "/share")).toEqual(
+				notice("info", "Shared: https://s.example/2\nCould not open a browser; open the link above yourself"),
+			);
+			const quiet = stubs({ share: { kind: "shared", message: "Session shared" } });
+			expect(await run(quiet.deps, session, "/share")).toEqual(notice("info", "Session shared"));
+			expect(quiet.calls.opened).toEqual([]);
+		});
+
+		it("reports cancel and errors, always clearing the activity line", async () => {
+			const session = await makeSession(true);
+			const activity: (string | undefined)[] = [];
+			const setActivity = (label: string | undefined) => activity.push(label);
+			const cancelled = stubs({ share: { kind: "cancelled" } });
+			expect(await run(cancelled.deps, session, "/share", { setActivity })).toEqual(
+				notice("warning", "Share cancelled"),
+			);
+			const failed = stubs({
+				share: new Error('GitHub CLI is not logged in. Run "gh auth login", then /share again.'),
+			});
+			expect(await run(failed.deps, session, "/share", { setActivity })).toEqual(
+				notice("error", 'GitHub CLI is not logged in. Run "gh auth login", then /share again.'),
+			);
+			expect(activity).toEqual(["Creating gist", undefined, "Creating gist", undefined]);
+			expect(failed.calls.opened).toEqual([]);
+		});
+
+		it("runs the real share flow with a share module, passing the session to the exporter", async () => {
+			mkdirSync(temp.agentDir, { recursive: true });
+			writeFileSync(
+				join(temp.agentDir, "share.mjs"),
+				`import { existsSync } from "node:fs";
+export default async (htmlPath) => ({ url: "https://s.example/x", message: existsSync(htmlPath) ? "file was there" : "missing" });`,
+			);
+			const { deps, calls } = stubs();
+			deps.share = shareSession;
+			const activity: (string | undefined)[] = [];
+			const result = await run(deps, await makeSession(true), "/share", { setActivity: (l) => activity.push(l) });
+			expect(result).toEqual(notice("info", "Shared: https://s.example/x\nfile was there"));
+			expect(activity).toEqual(["Sharing", undefined]);
+			expect(calls.exported).toHaveLength(1);
+			expect(existsSync(calls.exported[0]!)).toBe(false);
+		});
+
+		it("fails with the exporter's message for an in-memory session", async () => {
+			const { deps, calls } = stubs();
+			deps.share = shareSession;
+			expect(await run(deps, await makeSession(false), "/share")).toEqual(notice("error", IN_MEMORY));
+			expect(calls.opened).toEqual([]);
+		});
+	});
+});
