@@ -1,9 +1,8 @@
-import { access, cp, mkdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
-import { getAgentDir } from "../source/agent-dir.js";
-import { getArtifactsDir } from "../source/session/artifacts.js";
+import { access, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { SessionManager } from "../source/session/session-manager.js";
 import { getTerminalSessionsDir } from "../source/session/session-paths.js";
+import { moveSessionToTrash } from "../source/session/session-trash.js";
 import { getTerminalId } from "../source/session/terminal-breadcrumb.js";
 import type { SessionInfo } from "../source/session/types.js";
 
@@ -57,28 +56,7 @@ function samePath(a: string | undefined, b: string): boolean {
 	return a !== undefined && resolve(a) === resolve(b);
 }
 
-/**
- * Moves a file or directory: a rename, or copy + remove when `from` and `to` are on different
- * devices (EXDEV). Resolves false when `from` does not exist.
- */
-export async function movePath(from: string, to: string, renameImpl: RenameFn = rename): Promise<boolean> {
-	try {
-		await renameImpl(from, to);
-		return true;
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return false;
-		if (code !== "EXDEV") throw error;
-	}
-	await cp(from, to, { recursive: true, errorOnExist: true, force: false });
-	await rm(from, { recursive: true, force: true });
-	return true;
-}
-
-/** `<ISO time with : and . as ->_<name>` inside `<agentDir>/trash`. */
-export function trashPathFor(name: string, at: Date): string {
-	return join(getAgentDir(), "trash", `${at.toISOString().replace(/[:.]/g, "-")}_${name}`);
-}
+export { movePath, trashPathFor } from "../source/session/session-trash.js";
 
 /**
  * `SessionManager.open` records the opened file as this terminal's last session, which would make
@@ -156,14 +134,9 @@ export class SelectorController {
 		this.#set({}, ["notice", "error"]);
 		let failure: string | undefined;
 		try {
-			const at = (this.#options.now ?? (() => new Date()))();
-			await mkdir(join(getAgentDir(), "trash"), { recursive: true });
-			// The file first: if the artifacts then fail to move, the session is still gone as asked.
-			if (!(await movePath(path, trashPathFor(basename(path), at), this.#renameImpl))) {
-				failure = `Session file not found: ${path}`;
-			}
-			const artifacts = getArtifactsDir(path);
-			if (artifacts !== path) await movePath(artifacts, trashPathFor(basename(artifacts), at), this.#renameImpl);
+			const now = (this.#options.now ?? (() => new Date()))();
+			const trashed = await moveSessionToTrash(path, { now, renameImpl: this.#renameImpl });
+			if (trashed === undefined) failure = `Session file not found: ${path}`;
 		} catch (error) {
 			failure = messageOf(error);
 		}

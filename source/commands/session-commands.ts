@@ -1,5 +1,6 @@
 import { modelRef } from "../session/model-resolver.js";
-import { failure, info, type SlashCommand, warning } from "./types.js";
+import { moveSessionToTrash } from "../session/session-trash.js";
+import { type CommandContext, type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
 
 /** /new, /resume, /tree, /fork, /name, /session, /compact. */
 export const sessionCommands: SlashCommand[] = [
@@ -51,19 +52,14 @@ export const sessionCommands: SlashCommand[] = [
 	},
 	{
 		name: "session",
-		description: "Show information about this session",
-		run({ session }) {
-			const manager = session.sessionManager;
-			const entries = manager.getEntries();
-			const messages = entries.filter((e) => e.type === "message").length;
-			const lines = [
-				`Session ${manager.getSessionId()}${manager.getSessionName() ? ` "${manager.getSessionName()}"` : ""}`,
-				`File: ${manager.getSessionFile() ?? "(in memory, not saved)"}`,
-				`Project: ${manager.getCwd()}`,
-				`Entries: ${entries.length} (${messages} messages), context: ${session.messages.length} messages`,
-				`Model: ${modelRef(session.model)}, thinking: ${session.thinkingLevel}`,
-			];
-			return info(lines.join("\n"));
+		description: "Show this session; /session save writes it again after a disk error; /session delete trashes it",
+		args: "[save|delete]",
+		run(context, args) {
+			const sub = args.trim();
+			if (sub === "save") return saveSession(context);
+			if (sub === "delete") return deleteSession(context);
+			if (sub) return failure(`Unknown /session action: ${sub} (expected save or delete)`);
+			return sessionInfo(context);
 		},
 	},
 	{
@@ -80,3 +76,44 @@ export const sessionCommands: SlashCommand[] = [
 		},
 	},
 ];
+
+function sessionInfo({ session }: CommandContext): CommandResult {
+	const manager = session.sessionManager;
+	const entries = manager.getEntries();
+	const messages = entries.filter((e) => e.type === "message").length;
+	const lines = [
+		`Session ${manager.getSessionId()}${manager.getSessionName() ? ` "${manager.getSessionName()}"` : ""}`,
+		`File: ${manager.getSessionFile() ?? "(in memory, not saved)"}${manager.isReadOnly() ? " (read-only)" : ""}`,
+		`Project: ${manager.getCwd()}`,
+		`Entries: ${entries.length} (${messages} messages), context: ${session.messages.length} messages`,
+		`Model: ${modelRef(session.model)}, thinking: ${session.thinkingLevel}`,
+	];
+	const error = manager.getPersistError();
+	if (error) lines.push(`Not saved: ${error.message} — /session save retries`);
+	return info(lines.join("\n"));
+}
+
+async function saveSession({ session }: CommandContext): Promise<CommandResult> {
+	const manager = session.sessionManager;
+	if (!manager.isPersisted()) return warning("This session is in memory only (--no-session): there is no file to save");
+	if (manager.isReadOnly()) return warning("This session is open read-only: /fork to keep your own copy");
+	if (await manager.retryPersistence()) return info(`Saved: everything is on disk in ${manager.getSessionFile()}`);
+	return failure(`Still cannot save: ${manager.getPersistError()?.message ?? "unknown error"}`);
+}
+
+async function deleteSession({ session }: CommandContext): Promise<CommandResult> {
+	const manager = session.sessionManager;
+	const file = manager.getSessionFile();
+	if (!file || !manager.isPersisted()) return warning("This session is in memory only: there is nothing to delete");
+	if (session.isStreaming) return warning("Wait for the current response to finish (or press Escape) first");
+	if (manager.isReadOnly()) return warning("This session is open in another xcsh: delete it there");
+	// Never the open session: switch to a new one first, then move the old file to the trash.
+	if (!(await session.newSession())) return warning("Delete cancelled by an extension");
+	const trashed = await moveSessionToTrash(file);
+	return {
+		kind: "redraw",
+		text: trashed
+			? `Moved the session to the trash: ${trashed}`
+			: "Started a new session (the old one had not been saved yet)",
+	};
+}
