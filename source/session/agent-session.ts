@@ -3,13 +3,13 @@ import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
+import { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { convertToLlm } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
 import {
-	type CompactionOptions,
 	type CompactionResult,
 	type NavigateTreeOptions,
 	type NavigateTreeResult,
@@ -18,22 +18,8 @@ import {
 import type { SessionManager } from "./session-manager.js";
 import type { SessionContext } from "./types.js";
 
+export { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
 export { type ModelResolver, modelRef } from "./model-resolver.js";
-
-/** Why a prompt is refused in a session opened read-only. */
-export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
-
-/** What an AgentSession is built from. */
-export interface AgentSessionOptions {
-	sessionManager: SessionManager;
-	models: ModelResolver;
-	model: Model<Api>;
-	thinkingLevel?: ThinkingLevel;
-	tools?: AgentTool[];
-	extensions?: ExtensionRunner;
-	systemPrompt?: string;
-	compaction?: CompactionOptions;
-}
 
 function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
 	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };

@@ -1,0 +1,21 @@
+import type { AgentTool, ThinkingLevel } from "@mariozechner/pi-agent-core";
+import type { Api, Model } from "@mariozechner/pi-ai";
+import type { ExtensionRunner } from "../agent/extensions/runner.js";
+import type { ModelResolver } from "./model-resolver.js";
+import type { CompactionOptions } from "./session-maintenance.js";
+import type { SessionManager } from "./session-manager.js";
+
+/** Why a prompt is refused in a session opened read-only. */
+export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+
+/** What an AgentSession is built from. */
+export interface AgentSessionOptions {
+	sessionManager: SessionManager;
+	models: ModelResolver;
+	model: Model<Api>;
+	thinkingLevel?: ThinkingLevel;
+	tools?: AgentTool[];
+	extensions?: ExtensionRunner;
+	systemPrompt?: string;
+	compaction?: CompactionOptions;
+}
