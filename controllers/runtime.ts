@@ -4,6 +4,12 @@ import { loadExtensions } from "../source/agent/extensions/loader.js";
 import { describeModelSetup, ModelRegistry } from "../source/agent/models/model-registry.js";
 import { buildSystemPrompt } from "../source/agent/system-prompt.js";
 import { createCodingTools } from "../source/agent/tools/index.js";
+import { exportCommands } from "../source/commands/export-commands.js";
+import { buildCommands } from "../source/commands/registry.js";
+import { copyToClipboard } from "../source/export/clipboard.js";
+import { exportSessionToHtml } from "../source/export/html/index.js";
+import { openInBrowser } from "../source/export/open-browser.js";
+import { shareSession } from "../source/export/share.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
 import type { SessionManager } from "../source/session/session-manager.js";
@@ -57,7 +63,25 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	}
 	const history = HistoryStorage.open();
 	const input = new InputController({ recorder: history, source: history, cwd: options.cwd });
-	const commands = new CommandController({ session, models: registry });
+	const commands = new CommandController(
+		{ session, models: registry },
+		buildCommands(
+			exportCommands({
+				exportHtml: (current, outputPath) =>
+					exportSessionToHtml(
+						current.sessionManager,
+						{
+							systemPrompt: current.systemPrompt,
+							tools: current.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+						},
+						{ ...(outputPath ? { outputPath } : {}), cwd: options.cwd },
+					),
+				share: shareSession,
+				openInBrowser: (target) => openInBrowser(target),
+				copyToClipboard: (text) => copyToClipboard(text),
+			}),
+		),
+	);
 	const selector = new SelectorController({
 		cwd: sessionManager.getCwd(),
 		...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),

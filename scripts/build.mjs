@@ -2,6 +2,8 @@
 // React's production build) so the first frame is fast; native modules (better-sqlite3, node-pty)
 // cannot be bundled, and the LLM layer stays external because it is only imported after the first
 // frame. Dynamic imports become their own chunks, so fast paths never load the UI.
+// A second build bundles the HTML export viewer (browser code, marked + highlight.js) into one
+// minified script that the exporter inlines into every exported page.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -24,5 +26,19 @@ await build({
 		js: "import { createRequire as __xcshRequire } from 'node:module'; const require = __xcshRequire(import.meta.url);",
 	},
 	sourcemap: true,
+	logLevel: "warning",
+});
+
+await build({
+	entryPoints: ["source/export/html/viewer/main.ts"],
+	outfile: "dist/export-viewer.js",
+	bundle: true,
+	platform: "browser",
+	format: "iife",
+	target: ["chrome109", "firefox115", "safari16"],
+	minify: true,
+	// ASCII output: the page's CSP hash covers the script's exact text, whatever the file's encoding.
+	charset: "ascii",
+	legalComments: "eof",
 	logLevel: "warning",
 });

@@ -9,7 +9,10 @@ const HELP = `
     $ xcsh -p "prompt"                          Run one agent turn and print the answer (or pipe the prompt on stdin)
     $ xcsh sessions [list] [--all] [--json]     List the sessions of this project (or of all projects)
     $ xcsh sessions info <session.jsonl | id>   Show what a session file holds (read-only)
+    $ xcsh sessions purge --older-than 30d      Permanently delete trash items older than 30d (12h, 90m, …)
+    $ xcsh doctor <session.jsonl> | --all       Check session files for damage (read-only; --fix repairs)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
+    $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page
 
   Options
     -p, --print          Non-interactive: send the prompt, print the answer, exit
@@ -24,6 +27,8 @@ const HELP = `
     --all                Every project, not just the current directory
     --json               Machine-readable output
     --limit <n>          How many rows (history; default 20)
+    --fix                doctor: back up, quarantine bad lines, rewrite atomically, remove stale locks
+    --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --help               Show this help
     --version            Show the version
 
@@ -42,10 +47,13 @@ const cli = meow(HELP, {
 		session: { type: "boolean", default: true },
 		extension: { type: "string", isMultiple: true, default: [] },
 		listModels: { type: "boolean", default: false },
+		export: { type: "string" },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
 		limit: { type: "number", default: 20 },
+		fix: { type: "boolean", default: false },
+		olderThan: { type: "string" },
 	},
 });
 
@@ -105,6 +113,26 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	process.exit(code);
 }
 
+/** `xcsh --export <session.jsonl> [out.html]`: the fast path, before any session or UI starts. */
+async function exportFile(
+	input: string,
+	output: string | undefined,
+	io: { stdout: (t: string) => void; stderr: (t: string) => void; cwd: string },
+): Promise<number> {
+	if (!input) {
+		io.stderr("Usage: xcsh --export <session.jsonl> [output.html]\n");
+		return 2;
+	}
+	const { exportFromFile } = await import("./export/html/index.js");
+	try {
+		io.stdout(`Exported to: ${await exportFromFile(input, output, io.cwd)}\n`);
+		return 0;
+	} catch (error) {
+		io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+		return 1;
+	}
+}
+
 async function main(): Promise<number> {
 	const [command, ...args] = cli.input;
 	const io = {
@@ -113,6 +141,7 @@ async function main(): Promise<number> {
 		cwd: process.cwd(),
 	};
 	const { flags } = cli;
+	if (flags.export !== undefined) return exportFile(flags.export, command, io);
 	if (flags.listModels) {
 		const { runListModels } = await import("./cli/list-models-command.js");
 		return runListModels(io);
@@ -143,9 +172,14 @@ async function main(): Promise<number> {
 			setLogSink(stderrSink);
 			return runSessionsCommand(
 				args,
-				{ all: cli.flags.all, json: cli.flags.json, sessionDir: cli.flags.sessionDir },
+				{ all: cli.flags.all, json: cli.flags.json, sessionDir: cli.flags.sessionDir, olderThan: cli.flags.olderThan },
 				io,
 			);
+		case "doctor": {
+			const { runDoctorCommand } = await import("./cli/doctor-command.js");
+			setLogSink(stderrSink);
+			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json }, io);
+		}
 		case "history": {
 			const { runHistoryCommand } = await import("./cli/history-command.js");
 			setLogSink(stderrSink);

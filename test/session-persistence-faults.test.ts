@@ -347,13 +347,17 @@ describe("session persistence faults", () => {
 				thrown = e;
 			}
 			expect(thrown).toBe(error);
+			// that append also started a retry in the background; let it finish (the disk is still broken)
+			expect(await session.retryPersistence()).toBe(false);
 			expect(session.getEntries()).toHaveLength(3);
 			expect(session.getEntries()[2]).toMatchObject({ type: "message", message: { role: "user" } });
 			const messages = session.buildSessionContext().messages;
 			expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
 
-			expect(await session.flush().catch((e: unknown) => e)).toBe(error);
-			expect(() => session.appendCustomEntry("x", 1)).toThrow(error as Error);
+			// the retry failed the same way: a new error object with the same message and file
+			const again = await session.flush().catch((e: unknown) => e);
+			expect(again).toMatchObject({ message: (error as Error).message, file });
+			expect(() => session.appendCustomEntry("x", 1)).toThrow((error as Error).message);
 			expect(session.getEntries()).toHaveLength(4);
 
 			expect(logs).toHaveLength(1);
@@ -381,6 +385,8 @@ describe("session persistence faults", () => {
 				thrown = e;
 			}
 			expect(thrown).toBe(error);
+			// that append also started a retry in the background; let it finish (the disk is still broken)
+			expect(await session.retryPersistence()).toBe(false);
 
 			expect(ids(session.getEntries())).toHaveLength(4);
 			expect(session.buildSessionContext().messages).toHaveLength(4);
@@ -412,6 +418,8 @@ describe("session persistence faults", () => {
 				thrown = e;
 			}
 			expect(thrown).toBe(error);
+			// that append also started a retry in the background; let it finish (the disk is still broken)
+			expect(await session.retryPersistence()).toBe(false);
 			expect(session.getEntries().map((e) => (e as SessionEntry & { type: "message" }).message.role)).toEqual([
 				"user",
 				"assistant",

@@ -20,6 +20,8 @@ export interface SessionsFlags {
 	all: boolean;
 	json: boolean;
 	sessionDir: string | undefined;
+	/** `sessions purge --older-than <duration>` */
+	olderThan?: string | undefined;
 }
 
 function infoRow(info: SessionInfo, withCwd: boolean): string[] {
@@ -140,7 +142,7 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 	return 0;
 }
 
-/** `xcsh sessions [list|info]`. Returns the exit code. */
+/** `xcsh sessions [list|info|purge]`. Returns the exit code. */
 export async function runSessionsCommand(args: readonly string[], flags: SessionsFlags, io: CliIo): Promise<number> {
 	const [sub = "list", ...rest] = args;
 	switch (sub) {
@@ -148,6 +150,14 @@ export async function runSessionsCommand(args: readonly string[], flags: Session
 			return listCommand(flags, io);
 		case "info":
 			return infoCommand(rest[0], flags, io);
+		case "purge": {
+			const { PURGE_USAGE, runPurgeCommand } = await import("./purge-command.js");
+			if (rest.length > 0) {
+				io.stderr(`${PURGE_USAGE}\n`);
+				return 2;
+			}
+			return runPurgeCommand(flags.olderThan, io);
+		}
 		default:
 			io.stderr(`Unknown sessions command: ${sub} (expected list or info)\n`);
 			return 2;

@@ -17,6 +17,9 @@ export type SessionFileRead =
 			missingFinalNewline: boolean;
 	  };
 
+/** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
+export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
+
 /** True when a parsed value is a usable session header. */
 export function isSessionHeader(value: unknown): value is SessionHeader {
 	const header = value as Partial<SessionHeader> | null;
@@ -71,6 +74,11 @@ export function parseSessionText(text: string): SessionFileRead {
 		const entry = parsed.values[i] as FileEntry & { id?: unknown };
 		if (typeof entry.type !== "string") {
 			skipped.push({ line: lineOf(i), message: "entry has no type" });
+			continue;
+		}
+		const message = (entry as { message?: unknown }).message;
+		if (entry.type === "message" && (message === null || message === undefined)) {
+			skipped.push({ line: lineOf(i), message: MESSAGE_WITHOUT_MESSAGE });
 			continue;
 		}
 		if (!legacy) {

@@ -42,6 +42,7 @@ export class SessionPersistence {
 	#chain: Promise<void> = Promise.resolve();
 	#error: Error | undefined;
 	#failureLogged = false;
+	#permanent = false;
 	#retrying: Promise<boolean> | undefined;
 	#lastRetryAt = 0;
 
@@ -72,6 +73,7 @@ export class SessionPersistence {
 		this.#writer = undefined;
 		this.#error = undefined;
 		this.#failureLogged = false;
+		this.#permanent = false;
 		this.#chain = Promise.resolve();
 	}
 
@@ -86,9 +88,13 @@ export class SessionPersistence {
 		}
 	}
 
-	/** Latches an error found outside the write chain (e.g. a failed migration backup): later writes stop. */
+	/**
+	 * Latches an error found outside the write chain (a failed migration backup): later writes stop
+	 * and are never retried, since a retry would rewrite the original without its backup.
+	 */
 	fail(error: unknown): void {
 		this.#latch(error);
+		this.#permanent = true;
 	}
 
 	/** Throws the latched error, if any. */
@@ -119,6 +125,12 @@ export class SessionPersistence {
 
 	/** Waits for queued writes, flushes and fsyncs; rethrows the first error. */
 	async flush(): Promise<void> {
+		// A retry in flight decides what flush reports.
+		if (this.#retrying) await this.#retrying;
+		await this.#flushChain();
+	}
+
+	async #flushChain(): Promise<void> {
 		await this.#chain;
 		if (this.#writer && !this.#error) {
 			try {
@@ -173,7 +185,7 @@ export class SessionPersistence {
 			const snapshot = entries().slice();
 			try {
 				await this.#enqueue(() => this.#rewrite(snapshot));
-				await this.flush();
+				await this.#flushChain();
 				this.#onDisk = true;
 				this.#failureLogged = false;
 				log.info(`Saved ${this.#file} again after: ${previous?.message}`);
@@ -190,7 +202,7 @@ export class SessionPersistence {
 
 	/** Starts a retry in the background unless one ran moments ago (each append after a failure asks). */
 	retrySoon(entries: () => readonly FileEntry[]): void {
-		if (!this.#error || this.#retrying || Date.now() - this.#lastRetryAt < RETRY_INTERVAL_MS) return;
+		if (this.#permanent || !this.#error || this.#retrying || Date.now() - this.#lastRetryAt < RETRY_INTERVAL_MS) return;
 		void this.retry(entries);
 	}
 

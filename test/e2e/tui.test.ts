@@ -72,6 +72,10 @@ describe("the full-screen UI in a real terminal", () => {
 	it("Ctrl+C on an empty editor says how to quit", async () => {
 		const t = start();
 		await t.waitFor("Type a prompt");
+		// a typed character proves the editor listens before the first Ctrl+C is sent
+		await t.type("x");
+		t.write("\x7f");
+		await t.waitFor("Ask anything");
 		t.write(KEY.ctrlC);
 		await t.waitFor("Press Ctrl+C again to quit");
 		t.write(KEY.ctrlC);
@@ -92,7 +96,7 @@ describe("the full-screen UI in a real terminal", () => {
 		await t.waitFor("Type a prompt");
 		await send(t, "/resume", "Resume session");
 		await t.waitFor("explain the parser");
-		await t.type("lockfile");
+		await t.type("lockfile", "lockfile");
 		const filtered = await t.waitFor(
 			(s) => !s.includes("explain the parser") && s.includes("how do I fix the lockfile"),
 		);

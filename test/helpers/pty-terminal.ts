@@ -111,10 +111,14 @@ export class PtyTerminal {
 		this.#process.write(data);
 	}
 
-	/** Types text, then waits for it to show on screen before continuing (Ink handles bursts against stale state). */
-	async type(text: string): Promise<void> {
+	/**
+	 * Types text, then waits until the editor line shows it (`› <text>`) before continuing: Ink handles
+	 * bursts against stale state, and an Enter that arrives glued to the last characters reads as a paste.
+	 * `shown` is what to wait for instead, where the text is typed somewhere else (a filter field).
+	 */
+	async type(text: string, shown: string = text.length <= 60 ? `› ${text}` : text.slice(-20)): Promise<void> {
 		for (const char of text) this.#process.write(char);
-		await this.waitFor((s) => s.includes(text.slice(-Math.min(text.length, 20))));
+		await this.waitFor((s) => s.includes(shown));
 	}
 
 	/** Resizes the pty and the emulator together. */

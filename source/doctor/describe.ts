@@ -1,0 +1,61 @@
+import type { Finding } from "./findings.js";
+
+const MB = 1024 * 1024;
+
+function ids(list: readonly string[], max = 5): string {
+	const shown = list.slice(0, max).join(" → ");
+	return list.length > max ? `${shown} → … (${list.length} entries)` : shown;
+}
+
+/** Where in the file a finding is: "line 12", "lines 3, 9", or "" for the file as a whole. */
+export function findingLocation(finding: Finding): string {
+	switch (finding.kind) {
+		case "unparseable-line":
+		case "torn-tail":
+		case "orphan":
+		case "unresolved-blob":
+		case "oversized-line":
+		case "invalid-utf8":
+			return `line ${finding.line}`;
+		case "duplicate-id":
+			return `lines ${finding.lines.join(", ")}`;
+		case "missing-final-newline":
+		case "cycle":
+		case "stale-lock":
+		case "live-lock":
+		case "needs-migration":
+			return "";
+	}
+}
+
+/** One sentence for a person: what is wrong and what it means. */
+export function describeFinding(finding: Finding): string {
+	switch (finding.kind) {
+		case "unparseable-line":
+			return `skipped when loading: ${finding.message}`;
+		case "torn-tail":
+			return "the last line was cut off (no final newline, not JSON)";
+		case "missing-final-newline":
+			return "no newline after the last line (harmless: the next append adds it)";
+		case "duplicate-id":
+			return `entry id ${finding.id} is used ${finding.lines.length} times; only line ${finding.lines[0]} loads`;
+		case "orphan":
+			return `entry ${finding.id} points to parent ${finding.parentId}, which is not in the file`;
+		case "cycle":
+			return `parent links loop: ${ids(finding.ids)}`;
+		case "unresolved-blob":
+			return `image blob ${finding.hash.slice(0, 12)}… is missing from the blob store`;
+		case "oversized-line":
+			return `line is ${(finding.bytes / MB).toFixed(1)} MB`;
+		case "invalid-utf8":
+			return "holds bytes that are not UTF-8 (they load as �)";
+		case "stale-lock":
+			return finding.pid === null
+				? `unreadable lock file ${finding.lockPath}`
+				: `lock of pid ${finding.pid}, which is no longer running: ${finding.lockPath}`;
+		case "live-lock":
+			return `open in xcsh (pid ${finding.pid} on ${finding.host})`;
+		case "needs-migration":
+			return `format v${finding.version}: migrated to v3 (with a backup) when next opened`;
+	}
+}

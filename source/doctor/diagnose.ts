@@ -1,0 +1,79 @@
+import { existsSync, readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { getSessionsRoot } from "../agent-dir.js";
+import { getBlobsDir } from "../session/session-paths.js";
+import { analyzeSessionBytes, type HasBlob, type SessionAnalysis } from "./analyze.js";
+import { isDiagnosisOk, type SessionDiagnosis } from "./findings.js";
+import { inspectLock, lockFinding } from "./lock-check.js";
+
+/** Where to look for blobs (default `<agentDir>/blobs`). */
+export interface DiagnoseOptions {
+	blobsDir?: string;
+}
+
+/** Quarantine files end in `.jsonl` too, but hold repaired-away lines, not a session. */
+export const QUARANTINE_SUFFIX = ".quarantine.jsonl";
+
+/** A blob lookup against a blob directory (existence only: blobs are content-addressed). */
+export function blobDirLookup(blobsDir: string): HasBlob {
+	return (hash) => existsSync(join(blobsDir, hash));
+}
+
+/** The analysis plus the lock, as the report. */
+export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDiagnosis {
+	const findings = [...analysis.findings];
+	const lock = lockFinding(inspectLock(path));
+	if (lock) findings.push(lock);
+	return { path, ok: isDiagnosisOk(analysis.header, findings), header: analysis.header, findings };
+}
+
+/**
+ * Diagnoses one session file. Read-only: the file, its lock and the blob store are only read.
+ * Rejects with the filesystem's error (ENOENT, EISDIR) when the file cannot be read.
+ */
+export async function diagnoseSessionFile(path: string, options: DiagnoseOptions = {}): Promise<SessionDiagnosis> {
+	const bytes = await readFile(path);
+	const analysis = analyzeSessionBytes(bytes, blobDirLookup(options.blobsDir ?? getBlobsDir()));
+	return toDiagnosis(path, analysis);
+}
+
+/** Every session file under `<agentDir>/sessions/*\/`, sorted (quarantine files excluded). */
+export function listSessionFiles(sessionsRoot: string = getSessionsRoot()): string[] {
+	const files: string[] = [];
+	let projects: string[];
+	try {
+		projects = readdirSync(sessionsRoot, { withFileTypes: true })
+			.filter((d) => d.isDirectory())
+			.map((d) => d.name);
+	} catch {
+		return [];
+	}
+	for (const project of projects.sort()) {
+		const dir = join(sessionsRoot, project);
+		let names: string[];
+		try {
+			names = readdirSync(dir, { withFileTypes: true })
+				.filter((d) => d.isFile() && d.name.endsWith(".jsonl") && !d.name.endsWith(QUARANTINE_SUFFIX))
+				.map((d) => d.name);
+		} catch {
+			continue;
+		}
+		for (const name of names.sort()) files.push(join(dir, name));
+	}
+	return files;
+}
+
+/** Diagnoses every session file of every project, one file at a time (a session can be hundreds of MB). */
+export async function diagnoseAll(options: DiagnoseOptions = {}): Promise<SessionDiagnosis[]> {
+	const reports: SessionDiagnosis[] = [];
+	for (const file of listSessionFiles()) {
+		try {
+			reports.push(await diagnoseSessionFile(file, options));
+		} catch (error) {
+			// Deleted (or moved to the trash) since the listing: nothing to diagnose.
+			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+		}
+	}
+	return reports;
+}

@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+
+/** A JSON object from the embedded session, read defensively (a damaged file must not crash the viewer). */
+export type Rec = Readonly<Record<string, unknown>>;
+
+/** The value as an object, or undefined. */
+export function rec(value: unknown): Rec | undefined {
+	return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Rec) : undefined;
+}
+
+/** The value as a string, or undefined. */
+export function str(value: unknown): string | undefined {
+	return typeof value === "string" ? value : undefined;
+}
+
+/** The value as a finite number, or undefined. */
+export function num(value: unknown): number | undefined {
+	return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** The value as an array ([] otherwise). */
+export function arr(value: unknown): readonly unknown[] {
+	return Array.isArray(value) ? value : [];
+}
+
+/** A session entry as the viewer sees it: identity fields checked, the rest kept raw. */
+export interface ViewEntry {
+	/** Position in file order. */
+	readonly index: number;
+	readonly id: string;
+	readonly parentId: string | null;
+	readonly type: string;
+	readonly timestamp: string;
+	readonly raw: Rec;
+}
+
+/** A tool definition from the agent state. */
+export interface ViewTool {
+	readonly name: string;
+	readonly description: string;
+	readonly parameters: unknown;
+}
+
+/** Everything the exporter embedded. */
+export interface ViewData {
+	readonly header: Rec;
+	readonly entries: readonly ViewEntry[];
+	readonly leafId: string | null;
+	readonly systemPrompt: string | undefined;
+	readonly tools: readonly ViewTool[];
+}
+
+function toEntries(values: readonly unknown[]): ViewEntry[] {
+	const entries: ViewEntry[] = [];
+	const seen = new Set<string>();
+	for (const value of values) {
+		const raw = rec(value);
+		const id = str(raw?.id);
+		// Ids key the tree and the deep links: an entry without one (or a duplicate) cannot be shown.
+		if (!raw || id === undefined || seen.has(id)) continue;
+		seen.add(id);
+		const parentId = str(raw.parentId) ?? null;
+		const type = str(raw.type) ?? "unknown";
+		entries.push({ index: entries.length, id, parentId, type, timestamp: str(raw.timestamp) ?? "", raw });
+	}
+	return entries;
+}
+
+function toTools(value: unknown): ViewTool[] {
+	const tools: ViewTool[] = [];
+	for (const item of arr(value)) {
+		const tool = rec(item);
+		const name = str(tool?.name);
+		if (tool && name !== undefined) {
+			tools.push({ name, description: str(tool.description) ?? "", parameters: tool.parameters });
+		}
+	}
+	return tools;
+}
+
+/** Parses the JSON the exporter put in `<script type="application/json" id="session-data">`. */
+export function readViewData(doc: Document): ViewData {
+	const text = doc.getElementById("session-data")?.textContent ?? "{}";
+	const root = rec(JSON.parse(text)) ?? {};
+	const entries = toEntries(arr(root.entries));
+	const leafId = str(root.leafId) ?? null;
+	return {
+		header: rec(root.header) ?? {},
+		entries,
+		leafId: leafId !== null && entries.some((e) => e.id === leafId) ? leafId : (entries.at(-1)?.id ?? null),
+		systemPrompt: str(root.systemPrompt),
+		tools: toTools(root.tools),
+	};
+}

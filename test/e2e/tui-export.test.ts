@@ -1,0 +1,177 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PtyTerminal } from "../helpers/pty-terminal.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+function has(command: string): boolean {
+	try {
+		execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const canUseX = has("xvfb-run") && has("xsel");
+
+describe("export, dump and share from the full-screen UI", () => {
+	const temp = useTempAgentDir();
+	let project: string;
+	let bin: string;
+	let term: PtyTerminal | undefined;
+
+	beforeEach(() => {
+		project = join(temp.root, "my project");
+		bin = join(temp.root, "bin");
+		mkdirSync(project);
+		mkdirSync(bin);
+		// A browser stand-in that records what it was asked to open.
+		writeFileSync(join(bin, "browser"), `#!/bin/sh\necho "$1" >> "${join(temp.root, "opened.txt")}"\n`);
+		chmodSync(join(bin, "browser"), 0o755);
+	});
+	afterEach(() => {
+		term?.kill();
+		term = undefined;
+	});
+
+	function start(env: NodeJS.ProcessEnv = {}, shell?: string): PtyTerminal {
+		term = new PtyTerminal({
+			cwd: project,
+			agentDir: temp.agentDir,
+			cols: 110,
+			rows: 32,
+			env: { BROWSER: join(bin, "browser"), PATH: `${bin}:${process.env.PATH}`, ...env },
+			...(shell ? { shell } : {}),
+		});
+		return term;
+	}
+
+	async function chat(t: PtyTerminal, text: string, expected: string): Promise<void> {
+		await t.type(text);
+		t.write("\r");
+		await t.waitFor(expected);
+		await t.waitFor("Ask anything");
+	}
+
+	async function command(t: PtyTerminal, text: string): Promise<void> {
+		await t.type(text);
+		t.write("\r");
+	}
+
+	const opened = () =>
+		existsSync(join(temp.root, "opened.txt")) ? readFileSync(join(temp.root, "opened.txt"), "utf8") : "";
+	const flat = (s: string) => s.replace(/\n/g, "");
+
+	it("/export writes a quoted path with spaces, shows it and opens it; --copy is refused", async () => {
+		const t = start();
+		await t.waitFor("Type a prompt");
+		await chat(t, "hello export", 'You said: "hello export"');
+		await command(t, '/export "out dir/my session.html"');
+		const target = join(project, "out dir", "my session.html");
+		const screen = await t.waitFor((s) => flat(s).includes("Exported to:"));
+		expect(flat(screen)).toContain(target);
+		expect(readFileSync(target, "utf8")).toContain("hello export");
+		await t.waitFor(() => opened().includes("my session.html"));
+		await command(t, "/export --copy");
+		await t.waitFor("Use /dump to copy the session to the clipboard");
+	});
+
+	it("/dump with nothing yet says so; /share of an in-memory session is refused", async () => {
+		const t = start({}, "$XCSH --no-session");
+		await t.waitFor("Type a prompt");
+		await command(t, "/dump");
+		await t.waitFor("No messages to dump yet");
+		await chat(t, "memory only", 'You said: "memory only"');
+		await command(t, "/share");
+		await t.waitFor("Cannot export in-memory session to HTML");
+		await command(t, "/export");
+		await t.waitFor((s) => (s.match(/Cannot export in-memory session to HTML/g) ?? []).length >= 2);
+	});
+
+	it.skipIf(!canUseX)("/dump puts the session on the real clipboard (Xvfb + xsel; skipped without them)", async () => {
+		const out = join(temp.root, "clipboard.txt");
+		const t = start({}, `xvfb-run -a sh -c '$XCSH; xsel --clipboard --output > "${out}"; echo clipboard-read'`);
+		await t.waitFor("Type a prompt", 20_000);
+		await chat(t, "copy me please", 'You said: "copy me please"');
+		await command(t, "/dump");
+		await t.waitFor("Session copied to the clipboard");
+		t.write("\x03");
+		await t.waitFor("Press Ctrl+C again to quit");
+		t.write("\x03");
+		// xcsh has exited and xsel read the clipboard it left behind
+		await t.waitFor("clipboard-read");
+		const text = readFileSync(out, "utf8");
+		expect(text).toContain("# System prompt");
+		expect(text).toContain("copy me please");
+	});
+
+	it("/share with a custom share module: the URL is shown and opened; a throwing module is an error, no gist", async () => {
+		writeFileSync(join(bin, "gh"), `#!/bin/sh\necho "$@" >> "${join(temp.root, "gh-calls.txt")}"\n`);
+		chmodSync(join(bin, "gh"), 0o755);
+		mkdirSync(temp.agentDir, { recursive: true });
+		writeFileSync(
+			join(temp.agentDir, "share.mjs"),
+			`import { readFileSync } from "node:fs";\nexport default async (path) => (readFileSync(path, "utf8").includes("share me") ? { url: "https://share.example/abc", message: "Shared privately" } : undefined);\n`,
+		);
+		const t = start();
+		await t.waitFor("Type a prompt");
+		await chat(t, "share me", 'You said: "share me"');
+		await command(t, "/share");
+		await t.waitFor("https://share.example/abc");
+		await t.waitFor(() => opened().includes("https://share.example/abc"));
+		writeFileSync(
+			join(temp.agentDir, "share.mjs"),
+			`export default async () => { throw new Error("upload refused"); };\n`,
+		);
+		await command(t, "/share");
+		await t.waitFor("upload refused");
+		expect(existsSync(join(temp.root, "gh-calls.txt"))).toBe(false);
+		expect(readdirSync(project).filter((n) => n.endsWith(".html"))).toEqual([]);
+	});
+
+	it("/share without a module uses gh; Escape during a slow gist kills gh and says Share cancelled", async () => {
+		const pidFile = join(temp.root, "gh.pid");
+		writeFileSync(
+			join(bin, "gh"),
+			`#!/bin/sh\nif [ "$1" = "auth" ]; then exit 0; fi\necho $$ > "${pidFile}"\nexec sleep 60\n`,
+		);
+		chmodSync(join(bin, "gh"), 0o755);
+		const t = start();
+		await t.waitFor("Type a prompt");
+		await chat(t, "gist me", 'You said: "gist me"');
+		await command(t, "/share");
+		await t.waitFor("Creating gist");
+		await t.waitFor(() => existsSync(pidFile));
+		const pid = Number(readFileSync(pidFile, "utf8"));
+		t.write("\x1b");
+		await t.waitFor("Share cancelled");
+		await t.waitFor(() => {
+			try {
+				process.kill(pid, 0);
+				return false;
+			} catch {
+				return true;
+			}
+		});
+		expect(await t.waitFor("Ask anything")).toContain("Share cancelled");
+	});
+
+	it("/share with gh: preview and gist URLs shown, the preview opened", async () => {
+		writeFileSync(
+			join(bin, "gh"),
+			`#!/bin/sh\nif [ "$1" = "auth" ]; then exit 0; fi\necho "$@" >> "${join(temp.root, "gh-calls.txt")}"\necho "https://gist.github.com/someone/0123456789abcdef"\n`,
+		);
+		chmodSync(join(bin, "gh"), 0o755);
+		const t = start();
+		await t.waitFor("Type a prompt");
+		await chat(t, "gist me", 'You said: "gist me"');
+		await command(t, "/share");
+		const screen = flat(await t.waitFor((s) => flat(s).includes("Gist:")));
+		expect(screen).toContain("Preview: https://gistpreview.github.io/?0123456789abcdef");
+		expect(screen).toContain("Gist: https://gist.github.com/someone/0123456789abcdef");
+		expect(readFileSync(join(temp.root, "gh-calls.txt"), "utf8")).toMatch(/^gist create --public=false .+\.html\n$/);
+		await t.waitFor(() => opened().includes("https://gistpreview.github.io/?0123456789abcdef"));
+	});
+});
