@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HistoryStorage } from "../source/session/history-storage.js";
@@ -95,6 +95,27 @@ describe("xcsh CLI", () => {
 		const info = run(["sessions", "info", session.getSessionId().slice(0, 10)]);
 		expect(info.status).toBe(0);
 		expect(info.stdout).toContain(session.getSessionFile()!);
+	});
+
+	it("--export writes HTML from a session file without touching it; missing and foreign files are one-line errors", () => {
+		const path = join(temp.root, "old.jsonl");
+		copyFileSync(FIXTURE, path);
+		const before = readFileSync(path);
+		const out = join(temp.root, "page.html");
+		expect(run(["--export", path, out])).toMatchObject({ status: 0, stdout: `Exported to: ${out}\n` });
+		expect(readFileSync(out, "utf8")).toContain("<!DOCTYPE html>");
+		expect(readFileSync(path).equals(before)).toBe(true);
+		expect(run(["--export", "old.jsonl"])).toMatchObject({ status: 0, stdout: `Exported to: ${join(temp.root, "old.html")}\n` });
+
+		const missing = join(temp.root, "missing.jsonl");
+		expect(run(["--export", missing, join(temp.root, "never.html")])).toMatchObject({
+			status: 1,
+			stderr: `File not found: ${missing}\n`,
+		});
+		expect(existsSync(join(temp.root, "never.html"))).toBe(false);
+		const foreign = join(temp.root, "notes.jsonl");
+		writeFileSync(foreign, "hello\n");
+		expect(run(["--export", foreign])).toMatchObject({ status: 1, stderr: `Not a session file: ${foreign}\n` });
 	});
 
 	it("history lists recent prompts and searches them", async () => {
