@@ -105,7 +105,10 @@ describe("xcsh CLI", () => {
 		expect(run(["--export", path, out])).toMatchObject({ status: 0, stdout: `Exported to: ${out}\n` });
 		expect(readFileSync(out, "utf8")).toContain("<!DOCTYPE html>");
 		expect(readFileSync(path).equals(before)).toBe(true);
-		expect(run(["--export", "old.jsonl"])).toMatchObject({ status: 0, stdout: `Exported to: ${join(temp.root, "old.html")}\n` });
+		expect(run(["--export", "old.jsonl"])).toMatchObject({
+			status: 0,
+			stdout: `Exported to: ${join(temp.root, "old.html")}\n`,
+		});
 
 		const missing = join(temp.root, "missing.jsonl");
 		expect(run(["--export", missing, join(temp.root, "never.html")])).toMatchObject({
