@@ -67,14 +67,14 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		{ session, models: registry },
 		buildCommands(
 			exportCommands({
-				exportHtml: (current, outputPath) =>
+				exportHtml: (current, outputPath, choice) =>
 					exportSessionToHtml(
 						current.sessionManager,
 						{
 							systemPrompt: current.systemPrompt,
 							tools: current.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
 						},
-						{ ...(outputPath ? { outputPath } : {}), cwd: options.cwd },
+						{ ...(outputPath ? { outputPath } : {}), ...choice, cwd: options.cwd },
 					),
 				share: shareSession,
 				openInBrowser: (target) => openInBrowser(target),

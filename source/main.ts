@@ -23,6 +23,7 @@ const HELP = `
     --no-session         Keep the session in memory only
     --extension <path>   Load an extension module (repeatable)
     --list-models        Show the models xcsh can use
+    --no-redact          --export: keep secrets in the HTML (they are redacted by default)
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
@@ -48,6 +49,7 @@ const cli = meow(HELP, {
 		extension: { type: "string", isMultiple: true, default: [] },
 		listModels: { type: "boolean", default: false },
 		export: { type: "string" },
+		redact: { type: "boolean", default: true },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
@@ -117,6 +119,7 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 async function exportFile(
 	input: string,
 	output: string | undefined,
+	redact: boolean,
 	io: { stdout: (t: string) => void; stderr: (t: string) => void; cwd: string },
 ): Promise<number> {
 	if (!input) {
@@ -125,7 +128,17 @@ async function exportFile(
 	}
 	const { exportFromFile } = await import("./export/html/index.js");
 	try {
-		io.stdout(`Exported to: ${await exportFromFile(input, output, io.cwd)}\n`);
+		const { describeRedaction } = await import("./export/redact-export.js");
+		let redacted: string | undefined;
+		const path = await exportFromFile(input, output, io.cwd, {
+			redact,
+			onRedacted: (summary) => {
+				redacted = describeRedaction(summary);
+			},
+		});
+		io.stdout(`Exported to: ${path}\n`);
+		if (redacted) io.stdout(`${redacted}\n`);
+		if (!redact) io.stdout("Not redacted (--no-redact)\n");
 		return 0;
 	} catch (error) {
 		io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
@@ -141,7 +154,7 @@ async function main(): Promise<number> {
 		cwd: process.cwd(),
 	};
 	const { flags } = cli;
-	if (flags.export !== undefined) return exportFile(flags.export, command, io);
+	if (flags.export !== undefined) return exportFile(flags.export, command, flags.redact, io);
 	if (flags.listModels) {
 		const { runListModels } = await import("./cli/list-models-command.js");
 		return runListModels(io);

@@ -10,13 +10,18 @@ import { type CommandResult, failure, info, type SlashCommand, warning } from ".
 /** What the export commands call; injected so the UI wires the real exporter and tests use stubs. */
 export interface ExportCommandDeps {
 	/** Writes the session as HTML (to `outputPath`, or the exporter's default) and returns the path. */
-	exportHtml(session: AgentSession, outputPath?: string): Promise<string>;
+	exportHtml(session: AgentSession, outputPath?: string, options?: RedactionChoice): Promise<string>;
 	share(options: ShareOptions): Promise<ShareResult>;
 	openInBrowser(target: string): Promise<boolean>;
 	copyToClipboard(text: string): Promise<ClipboardMethod>;
 }
 
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
+import type { RedactionChoice } from "../export/html/index.js";
+import { describeRedaction } from "../export/redact-export.js";
+import { loadRedactionConfig } from "../redaction/config.js";
+import { redactText } from "../redaction/redact.js";
+
 const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -38,12 +43,15 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 			name: "dump",
 			description: "Copy the whole session as text to the clipboard",
 			async run({ session }) {
-				const text = session.formatSessionAsText();
-				if (!text) return info("No messages to dump yet");
+				const raw = session.formatSessionAsText();
+				if (!raw) return info("No messages to dump yet");
+				const { text, findings } = redactText(raw, { config: loadRedactionConfig().config });
+				const note =
+					findings.length === 0 ? "" : ` (${findings.length} ${findings.length === 1 ? "secret" : "secrets"} redacted)`;
 				try {
 					const method = await deps.copyToClipboard(text);
 					return info(
-						method === "osc52" ? "Session copied to the clipboard (OSC 52)" : "Session copied to the clipboard",
+						`${method === "osc52" ? "Session copied to the clipboard (OSC 52)" : "Session copied to the clipboard"}${note}`,
 					);
 				} catch (error) {
 					return failure(`Could not copy to the clipboard: ${messageOf(error)}`);
@@ -63,18 +71,31 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				}
 				if (words.some((word) => COPY_ARGUMENTS.has(word)))
 					return warning("Use /dump to copy the session to the clipboard");
+				const redact = !words.includes("--no-redact");
+				words = words.filter((word) => word !== "--no-redact");
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
 				const [requested] = words;
 				let path: string;
+				let redacted: string | undefined;
 				try {
-					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested));
+					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested), {
+						redact,
+						onRedacted: (summary) => {
+							redacted = describeRedaction(summary);
+						},
+					});
 				} catch (error) {
 					return failure(messageOf(error));
 				}
 				const absolute = resolve(path);
 				const hint = `Could not open a browser; open ${pathToFileURL(absolute).href} yourself`;
-				return info([`Exported to: ${path}`, ...(await opened(deps, absolute, hint))].join("\n"));
+				const lines = [
+					`Exported to: ${path}`,
+					...(redacted ? [redacted] : []),
+					...(redact ? [] : ["Not redacted (--no-redact)"]),
+				];
+				return info([...lines, ...(await opened(deps, absolute, hint))].join("\n"));
 			},
 		},
 		{
@@ -82,9 +103,17 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 			description: "Share the session as HTML (your share module, else a secret GitHub gist)",
 			async run({ session, signal, setActivity }) {
 				let result: ShareResult;
+				let redacted: string | undefined;
 				try {
+					// Never optional here: nothing leaves the machine unredacted.
 					result = await deps.share({
-						exportHtml: (outputPath) => deps.exportHtml(session, outputPath),
+						exportHtml: (outputPath) =>
+							deps.exportHtml(session, outputPath, {
+								redact: true,
+								onRedacted: (summary) => {
+									redacted = describeRedaction(summary);
+								},
+							}),
 						signal,
 						onPhase: (phase) => setActivity?.(phase),
 					});
@@ -93,15 +122,19 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				} finally {
 					setActivity?.(undefined);
 				}
-				return shareNotice(deps, result);
+				return shareNotice(deps, result, redacted);
 			},
 		},
 	];
 }
 
-async function shareNotice(deps: ExportCommandDeps, result: ShareResult): Promise<CommandResult> {
+async function shareNotice(
+	deps: ExportCommandDeps,
+	result: ShareResult,
+	redacted: string | undefined,
+): Promise<CommandResult> {
 	if (result.kind === "cancelled") return warning("Share cancelled");
-	const lines: string[] = [];
+	const lines: string[] = redacted ? [`${redacted} before upload`] : [];
 	if (result.previewUrl) lines.push(`Preview: ${result.previewUrl}`);
 	if (result.gistUrl) lines.push(`Gist: ${result.gistUrl}`);
 	if (result.url) lines.push(`Shared: ${result.url}`);

@@ -1,5 +1,6 @@
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
+import type { RedactionSummary } from "../../redaction/redact.js";
 import { migrateSessionEntries } from "../../session/migrations.js";
 import { resolveBlobRefs } from "../../session/persist-transform.js";
 import type { StoredEntry } from "../../session/session-entries.js";
@@ -7,6 +8,7 @@ import { readSessionFile } from "../../session/session-loader.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import { FileSessionStorage, tempPathFor } from "../../session/session-storage.js";
 import type { SessionHeader } from "../../session/types.js";
+import { redactExportData } from "../redact-export.js";
 import type { ExportData, ExportState } from "./export-data.js";
 import { buildHtmlDocument } from "./html-document.js";
 import { loadViewerScript } from "./viewer-script.js";
@@ -14,7 +16,7 @@ import { loadViewerScript } from "./viewer-script.js";
 export type { ExportData, ExportState, ExportToolDefinition } from "./export-data.js";
 
 /** Options of `exportSessionToHtml`. */
-export interface ExportOptions {
+export interface ExportOptions extends RedactionChoice {
 	/** Where to write; relative paths resolve against `cwd`. Default `<cwd>/xcsh-session-<sessionId>.html`. */
 	outputPath?: string;
 	/** Defaults to process.cwd(). */
@@ -38,8 +40,20 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 	}
 }
 
-async function writeExport(data: ExportData, outputPath: string): Promise<string> {
-	const html = buildHtmlDocument(data, await loadViewerScript());
+/** Secrets are redacted unless `redact: false` (`--no-redact`); `onRedacted` hears what was taken out. */
+export interface RedactionChoice {
+	redact?: boolean;
+	onRedacted?: (summary: RedactionSummary) => void;
+}
+
+async function writeExport(data: ExportData, outputPath: string, options: RedactionChoice): Promise<string> {
+	let content = data;
+	if (options.redact !== false) {
+		const redaction = redactExportData(data);
+		content = redaction.data;
+		options.onRedacted?.(redaction.summary);
+	}
+	const html = buildHtmlDocument(content, await loadViewerScript());
 	await writeAtomically(outputPath, html);
 	return outputPath;
 }
@@ -72,7 +86,7 @@ export async function exportSessionToHtml(
 		leafId: sessionManager.getLeafId(),
 		exportedAt: new Date().toISOString(),
 	};
-	return writeExport(withState(data, state), outputPath);
+	return writeExport(withState(data, state), outputPath, options);
 }
 
 /**
@@ -84,6 +98,7 @@ export async function exportFromFile(
 	inputPath: string,
 	outputPath?: string,
 	cwd: string = process.cwd(),
+	options: RedactionChoice = {},
 ): Promise<string> {
 	const input = resolve(cwd, inputPath);
 	const storage = new FileSessionStorage();
@@ -100,5 +115,5 @@ export async function exportFromFile(
 		leafId: entries.at(-1)?.id ?? null,
 		exportedAt: new Date().toISOString(),
 	};
-	return writeExport(data, resolve(cwd, outputPath ?? `${basename(input, ".jsonl")}.html`));
+	return writeExport(data, resolve(cwd, outputPath ?? `${basename(input, ".jsonl")}.html`), options);
 }
