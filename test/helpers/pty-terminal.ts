@@ -63,7 +63,10 @@ export class PtyTerminal {
 				for (const listener of this.#changed.splice(0)) listener();
 			});
 		});
-		this.#exited = new Promise((resolvePromise) => this.#process.onExit(({ exitCode }) => resolvePromise(exitCode)));
+		// Resolves once the emulator has also processed everything written before the exit.
+		this.#exited = new Promise((resolvePromise) =>
+			this.#process.onExit(({ exitCode }) => this.#terminal.write("", () => resolvePromise(exitCode))),
+		);
 	}
 
 	/** Everything the program wrote, escape sequences included. */
