@@ -11,6 +11,7 @@ import type { AgentSession } from "../source/session/agent-session.js";
 import { ChatView } from "./chat/chat-view.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
+import { LockedSessionChoice } from "./locked-session-choice.js";
 import { SessionSelector } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
@@ -34,7 +35,7 @@ export interface AppProps {
 	readonly initialScreen?: "chat" | "resume";
 }
 
-type Screen = "chat" | "resume" | "tree";
+type Screen = "chat" | "resume" | "tree" | "locked";
 
 const DOUBLE_PRESS_MS = 1000;
 
@@ -64,6 +65,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const [showThinking, setShowThinking] = useState(false);
 	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
 	const [treeVersion, setTreeVersion] = useState(0);
+	const [lockedPath, setLockedPath] = useState<string | undefined>();
 	const lastInterrupt = useRef(0);
 	// The running slash command's abort (Escape cancels a share, a summary…).
 	const commandAbort = useRef<AbortController | undefined>(undefined);
@@ -187,6 +189,17 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 
 	const leave = useCallback(() => setScreen("chat"), []);
 
+	const reportResume = useCallback(
+		(outcome: string, success: string) => {
+			if (outcome === "resumed") {
+				redraw();
+				chat.notice("info", success);
+			} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
+			else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+		},
+		[redraw, chat, selector],
+	);
+
 	if (screen === "resume") {
 		return (
 			<SessionSelector
@@ -205,13 +218,41 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				onRename={(path, name) => void selector.renameSession(path, name)}
 				onSelect={(path) => {
 					void selector.resumeSession(path).then((outcome) => {
+						if (outcome === "locked") {
+							setLockedPath(path);
+							setScreen("locked");
+							return;
+						}
 						setScreen("chat");
-						if (outcome === "resumed") {
-							redraw();
-							chat.notice("info", "Resumed session");
-						} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
-						else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+						reportResume(outcome, "Resumed session");
 					});
+				}}
+			/>
+		);
+	}
+
+	if (screen === "locked" && lockedPath) {
+		return (
+			<LockedSessionChoice
+				message={selector.getSnapshot().error ?? "This session is open in another xcsh"}
+				onChoose={(choice) => {
+					setScreen("chat");
+					if (choice === "cancel") {
+						chat.notice("info", "Resume cancelled");
+						return;
+					}
+					const run =
+						choice === "fork"
+							? selector.resumeAsFork(lockedPath)
+							: selector.resumeSession(lockedPath, { readOnly: true });
+					void run.then((outcome) =>
+						reportResume(
+							outcome,
+							choice === "fork"
+								? "Forked the session into a new one here"
+								: "Opened read-only: /fork to continue in a copy",
+						),
+					);
 				}}
 			/>
 		);

@@ -86,7 +86,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		cwd: sessionManager.getCwd(),
 		...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
 		currentSessionFile: () => session.sessionManager.getSessionFile(),
-		switchSession: (path) => session.switchSession(path),
+		switchSession: (path, open) => session.switchSession(path, open),
 		renameCurrentSession: (name) => session.sessionManager.setSessionName(name),
 	});
 	const dispose = async () => {

@@ -1,5 +1,6 @@
 import { access, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { getTerminalSessionsDir } from "../source/session/session-paths.js";
 import { moveSessionToTrash } from "../source/session/session-trash.js";
@@ -10,7 +11,7 @@ import type { SessionInfo } from "../source/session/types.js";
 export type SelectorScope = "project" | "all";
 
 /** What `resumeSession` did; "cancelled" means an extension vetoed the switch. */
-export type ResumeOutcome = "resumed" | "cancelled" | "failed";
+export type ResumeOutcome = "resumed" | "cancelled" | "failed" | "locked";
 
 /** The picker's state; a new frozen object on every change (for `useSyncExternalStore`). */
 export interface SelectorSnapshot {
@@ -28,7 +29,7 @@ export interface SelectorControllerOptions {
 	/** The session file open right now (never deleted, renamed through `renameCurrentSession`). */
 	readonly currentSessionFile: () => string | undefined;
 	/** `AgentSession.switchSession`: false when an extension cancelled the switch. */
-	readonly switchSession: (path: string) => Promise<boolean>;
+	readonly switchSession: (path: string, options?: { readOnly?: boolean }) => Promise<boolean>;
 	/**
 	 * Renames the open session through its live SessionManager. A second manager must not rewrite
 	 * that file: the live one appends through an open descriptor and would write to the replaced inode.
@@ -177,15 +178,30 @@ export class SelectorController {
 	}
 
 	/** Switches the app to a session; checks the result, since an extension may cancel the switch. */
-	async resumeSession(path: string): Promise<ResumeOutcome> {
+	async resumeSession(path: string, options: { readOnly?: boolean } = {}): Promise<ResumeOutcome> {
 		this.#set({}, ["notice", "error"]);
 		try {
-			if (await this.#options.switchSession(path)) return "resumed";
+			if (await this.#options.switchSession(path, options)) return "resumed";
 			this.#set({ notice: RESUME_CANCELLED_NOTICE });
 			return "cancelled";
 		} catch (error) {
 			this.#set({ error: messageOf(error) });
+			// Another xcsh has it: the UI offers fork / read-only / cancel.
+			return error instanceof SessionLockedError ? "locked" : "failed";
+		}
+	}
+
+	/** Resumes a copy of a session another xcsh has open: forked into this project, then switched to. */
+	async resumeAsFork(path: string): Promise<ResumeOutcome> {
+		let copy: string | undefined;
+		try {
+			const fork = await SessionManager.forkFrom(path, this.#options.cwd, this.#options.sessionDir);
+			copy = fork.getSessionFile();
+			await fork.close();
+		} catch (error) {
+			this.#set({ error: messageOf(error) });
 			return "failed";
 		}
+		return copy ? this.resumeSession(copy) : "failed";
 	}
 }

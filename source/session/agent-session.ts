@@ -15,7 +15,7 @@ import {
 	type NavigateTreeResult,
 	SessionMaintenance,
 } from "./session-maintenance.js";
-import type { SessionManager } from "./session-manager.js";
+import type { OpenOptions, SessionManager } from "./session-manager.js";
 import type { SessionContext } from "./types.js";
 
 export { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
@@ -210,7 +210,7 @@ export class AgentSession {
 	 * Switches to another session file, in the spec's 11 steps. False when an extension cancelled;
 	 * if anything throws after the switch began, the previous session is restored and the error rethrown.
 	 */
-	async switchSession(sessionPath: string): Promise<boolean> {
+	async switchSession(sessionPath: string, options: OpenOptions = {}): Promise<boolean> {
 		const before = await this.#extensions.emitBeforeSwitch({
 			type: "session_before_switch",
 			reason: "resume",
@@ -228,7 +228,7 @@ export class AgentSession {
 		this.#clearQueues();
 		try {
 			await this.#sessionManager.flush();
-			await this.#sessionManager.setSessionFile(sessionPath);
+			await this.#sessionManager.setSessionFile(sessionPath, options);
 			this.#agent.sessionId = this.#sessionManager.getSessionId();
 			const context = this.#sessionManager.buildSessionContext();
 			await this.#announceSwitch("resume", previous.file);

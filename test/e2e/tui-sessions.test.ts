@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
@@ -67,6 +68,51 @@ describe("session operations from the full-screen UI", () => {
 		const copy = sessions.find((s) => s.id !== original.getSessionId())!;
 		expect(copy.parentSession).toBe(original.getSessionId());
 		expect(copy.messageCount).toBe(2);
+	});
+
+	it("/resume of a session open in another xcsh offers fork, read-only or cancel", async () => {
+		const held = await seed("held elsewhere");
+		const holder = spawn(
+			process.execPath,
+			["--import", "tsx", "test/helpers/hold-session-child.ts", held.getSessionFile()!],
+			{
+				cwd: resolve(import.meta.dirname, "../.."),
+				env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
+				stdio: ["pipe", "pipe", "inherit"],
+			},
+		);
+		try {
+			await new Promise<void>((ok) =>
+				holder.stdout.on("data", (d: Buffer) => d.toString().includes("holding") && ok()),
+			);
+			const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
+			term = t;
+			await t.waitFor("Type a prompt");
+			await command(t, "/resume");
+			await t.waitFor("held elsewhere");
+			t.write("\r");
+			await t.waitFor(`Session is open in another xcsh (pid ${holder.pid})`);
+			await t.waitFor("Fork it into a new session");
+			t.write("r");
+			const readOnly = await t.waitFor("Opened read-only: /fork to continue in a copy");
+			expect(readOnly).toContain("answer to held elsewhere");
+			expect(readOnly).toContain("(read-only)");
+			t.kill();
+			const second = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
+			term = second;
+			await second.waitFor("Type a prompt");
+			await command(second, "/resume");
+			await second.waitFor("Resume session");
+			await second.waitFor("held elsewhere");
+			second.write("\r");
+			await second.waitFor("❯ Fork it into a new session");
+			second.write("\r");
+			const forked = await second.waitFor("Forked the session into a new one here");
+			expect(forked).toContain("answer to held elsewhere");
+			expect(forked).not.toContain("(read-only)");
+		} finally {
+			holder.kill("SIGKILL");
+		}
 	});
 
 	it("with stdout not a terminal, xcsh says to use -p instead of crashing", async () => {

@@ -1,0 +1,56 @@
+import { Box, Text, useInput } from "ink";
+import { useCallback, useRef, useState } from "react";
+import { matchKey } from "../controllers/keymap.js";
+
+/** What to do with a session another xcsh has open. */
+export type LockedChoice = "fork" | "read-only" | "cancel";
+
+/** Props of LockedSessionChoice. */
+export interface LockedSessionChoiceProps {
+	readonly message: string;
+	readonly onChoose: (choice: LockedChoice) => void;
+}
+
+const ITEMS: { key: string; label: string; value: LockedChoice }[] = [
+	{ key: "f", label: "Fork it into a new session", value: "fork" },
+	{ key: "r", label: "Open it read-only (browse, export, no new messages)", value: "read-only" },
+	{ key: "c", label: "Cancel", value: "cancel" },
+];
+
+/** The offer made when the chosen session is open in another xcsh: ↑/↓ + Enter, or f / r / c. */
+export function LockedSessionChoice({ message, onChoose }: LockedSessionChoiceProps) {
+	const [selected, setSelected] = useState(0);
+	// Read through a ref: an Enter right after an arrow must see the new selection.
+	const current = useRef(0);
+	const move = useCallback((delta: number) => {
+		current.current = (current.current + delta + ITEMS.length) % ITEMS.length;
+		setSelected(current.current);
+	}, []);
+	useInput(
+		useCallback(
+			(input, key) => {
+				const action = matchKey(input, key);
+				if (action === "up") move(-1);
+				else if (action === "down") move(1);
+				else if (action === "submit") onChoose(ITEMS[current.current]!.value);
+				else if (action === "cancel") onChoose("cancel");
+				else {
+					const item = ITEMS.find((i) => i.key === input.toLowerCase());
+					if (item) onChoose(item.value);
+				}
+			},
+			[move, onChoose],
+		),
+	);
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+			<Text color="yellow">{message}</Text>
+			{ITEMS.map((item, i) => (
+				<Text key={item.value} {...(i === selected ? { color: "cyan" } : {})}>
+					{i === selected ? "❯ " : "  "}
+					{item.label} <Text dimColor>({item.key})</Text>
+				</Text>
+			))}
+		</Box>
+	);
+}
