@@ -1,12 +1,11 @@
 import { dirname, join, resolve } from "node:path";
 import { createSessionId } from "./ids.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
-import { migrateSessionEntries } from "./migrations.js";
-import { resolveBlobRefs } from "./persist-transform.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries, type StoredEntry } from "./session-entries.js";
-import { readSessionFile, type SessionFileRead } from "./session-loader.js";
+import { loadState } from "./session-load-state.js";
+import { readSessionFile } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { SessionPersistence } from "./session-persistence.js";
@@ -15,7 +14,6 @@ import { writeTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 import {
 	CURRENT_SESSION_VERSION,
 	type FileEntry,
-	type JsonlLineError,
 	type SessionEntry,
 	type SessionHeader,
 	type SessionInfo,
@@ -23,13 +21,9 @@ import {
 
 export type { SessionInitOptions, StoredEntry } from "./session-entries.js";
 
-/** What loading the current file found, for callers that want to tell the person. */
-export interface SessionLoadReport {
-	skippedLines: JsonlLineError[];
-	tornTail: boolean;
-	migratedFrom?: number;
-	unresolvedBlobs: string[];
-}
+import type { SessionLoadReport } from "./session-load-state.js";
+
+export type { SessionLoadReport };
 
 /** How `open` / `setSessionFile` open a file. */
 export interface OpenOptions {
@@ -41,37 +35,6 @@ export interface OpenOptions {
 export interface ForkResult {
 	previousSessionFile: string | undefined;
 	sessionFile: string;
-}
-
-interface LoadedState {
-	header: SessionHeader;
-	entries: StoredEntry[];
-	report: SessionLoadReport;
-	migrated: boolean;
-}
-
-function notASessionFile(path: string): Error {
-	return new Error(`Not a session file: ${path}`);
-}
-
-/** Loads, migrates (in memory) and resolves blobs; throws `Not a session file` for foreign files. */
-async function loadState(
-	path: string,
-	read: SessionFileRead,
-	storage: SessionStorage,
-): Promise<LoadedState | undefined> {
-	if (read.kind === "invalid") throw notASessionFile(path);
-	if (read.kind !== "ok") return undefined;
-	const migratedFrom = migrateSessionEntries(read.entries);
-	const unresolvedBlobs = await resolveBlobRefs(read.entries, storage.blobs);
-	const report: SessionLoadReport = { skippedLines: read.skipped, tornTail: read.missingFinalNewline, unresolvedBlobs };
-	if (migratedFrom !== undefined) report.migratedFrom = migratedFrom;
-	return {
-		header: read.entries[0] as SessionHeader,
-		entries: read.entries.slice(1) as StoredEntry[],
-		report,
-		migrated: migratedFrom !== undefined,
-	};
 }
 
 /**
