@@ -102,14 +102,12 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 		const file = session.getSessionFile()!;
 		const filler = fillDisk(mountPoint);
 		await expect(session.setSessionName("renamed on a full disk")).rejects.toThrow("ENOSPC");
-		const onDisk = await SessionManager.open(file, undefined, undefined, { readOnly: true });
+		const onDisk = await SessionManager.openReadOnly(file);
 		expect(onDisk.getEntries()).toHaveLength(2);
 		expect(readdirSync(join(mountPoint, "sessions")).filter((n) => n.endsWith(".tmp"))).toEqual([]);
 		rmSync(filler);
 		expect(await session.retryPersistence()).toBe(true);
 		await session.close();
-		expect((await SessionManager.open(file, undefined, undefined, { readOnly: true })).getSessionName()).toBe(
-			"renamed on a full disk",
-		);
+		expect((await SessionManager.openReadOnly(file)).getSessionName()).toBe("renamed on a full disk");
 	});
 });

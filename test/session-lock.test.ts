@@ -73,7 +73,7 @@ describe("single writer per session", () => {
 		expect((refusal as Error).message).toBe(`Session is open in another xcsh (pid ${pid})`);
 
 		const before = readFileSync(file, "utf8");
-		const readOnly = await SessionManager.open(file, undefined, undefined, { readOnly: true });
+		const readOnly = await SessionManager.openReadOnly(file);
 		expect(readOnly.isReadOnly()).toBe(true);
 		expect(readOnly.buildSessionContext().messages).toHaveLength(2);
 		readOnly.appendMessage(userMessage("never written"));
@@ -91,9 +91,8 @@ describe("single writer per session", () => {
 		const newer = await savedSession("newer");
 		await holdInAnotherProcess(newer);
 		const skipped: string[] = [];
-		const manager = await SessionManager.continueRecent(temp.root, undefined, undefined, (s) =>
-			skipped.push(...s.map((x) => x.path)),
-		);
+		const manager = await SessionManager.continueRecent(temp.root);
+		skipped.push(...manager.getSkippedLockedSessions().map((x) => x.path));
 		expect(manager.getSessionFile()).toBe(older);
 		expect(skipped).toEqual([newer]);
 		await manager.close();

@@ -73,13 +73,13 @@ export async function createSessionManager(
 		}
 	}
 	if (flags.continue) {
-		return SessionManager.continueRecent(cwd, sessionDir, undefined, (skipped) => {
-			for (const { path, holder } of skipped) {
-				notify(
-					`${basename(path)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,
-				);
-			}
-		});
+		const manager = await SessionManager.continueRecent(cwd, sessionDir);
+		for (const { path, holder } of manager.getSkippedLockedSessions()) {
+			notify(
+				`${basename(path)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,
+			);
+		}
+		return manager;
 	}
 	return SessionManager.create(cwd, sessionDir);
 }
@@ -103,7 +103,7 @@ async function openUnlessLocked(
 		if (fork === undefined)
 			throw new SessionSetupError(`${error.message}: fork it or open it read-only from a terminal`);
 		const readOnly = await confirm("Open it read-only instead (browse, export, no new messages)?");
-		if (readOnly) return SessionManager.open(path, sessionDir, undefined, { readOnly: true });
+		if (readOnly) return SessionManager.openReadOnly(path, sessionDir);
 		throw new SessionSetupError(`${error.message}: cancelled`);
 	}
 }

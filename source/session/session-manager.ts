@@ -50,6 +50,7 @@ export class SessionManager extends SessionEntries {
 	#header!: SessionHeader;
 	#report: SessionLoadReport = { skippedLines: [], tornTail: false, unresolvedBlobs: [] };
 	#readOnly = false;
+	#skippedLocked: { path: string; holder: LockInfo }[] = [];
 	#releaseLock: (() => void) | undefined;
 
 	private constructor(cwd: string, sessionDir: string, storage: SessionStorage, persist: boolean) {
@@ -75,13 +76,22 @@ export class SessionManager extends SessionEntries {
 
 	/**
 	 * Opens a session file (a missing or empty file starts a new session at that path). Throws
-	 * `SessionLockedError` when another xcsh has it open, unless `readOnly` (browse, export, no writes).
+	 * `SessionLockedError` when another xcsh has it open (see `openReadOnly`).
 	 */
-	static async open(
+	static async open(path: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
+		return SessionManager.#openWith(path, sessionDir, storage, {});
+	}
+
+	/** Opens a session to browse, export or fork without writing or locking it (another xcsh has it). */
+	static async openReadOnly(path: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
+		return SessionManager.#openWith(path, sessionDir, storage, { readOnly: true });
+	}
+
+	static async #openWith(
 		path: string,
-		sessionDir?: string,
-		storage?: SessionStorage,
-		options: OpenOptions = {},
+		sessionDir: string | undefined,
+		storage: SessionStorage | undefined,
+		options: OpenOptions,
 	): Promise<SessionManager> {
 		const file = resolve(path);
 		const manager = new SessionManager(
@@ -103,20 +113,16 @@ export class SessionManager extends SessionEntries {
 
 	/**
 	 * This terminal's last session for `cwd`, else the newest one there, else a new session; sessions
-	 * another xcsh has open are skipped, and `onSkip` hears which.
+	 * another xcsh has open are skipped (`getSkippedLockedSessions()` says which).
 	 */
-	static async continueRecent(
-		cwd: string,
-		sessionDir?: string,
-		storage?: SessionStorage,
-		onSkip?: (skipped: { path: string; holder: LockInfo }[]) => void,
-	): Promise<SessionManager> {
+	static async continueRecent(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
 		const store = storage ?? new FileSessionStorage();
 		const dir = sessionDir ?? getDefaultSessionDir(cwd);
 		const target = await resolveContinueTarget(cwd, dir, store);
-		if (target.skipped.length > 0) onSkip?.(target.skipped);
-		if (!target.path) return SessionManager.create(cwd, dir, store);
-		const manager = await SessionManager.open(target.path, dir, store);
+		const manager = target.path
+			? await SessionManager.open(target.path, dir, store)
+			: await SessionManager.create(cwd, dir, store);
+		manager.#skippedLocked = target.skipped;
 		manager.#cwd = cwd;
 		return manager;
 	}
@@ -278,6 +284,11 @@ export class SessionManager extends SessionEntries {
 	async retryPersistence(): Promise<boolean> {
 		if (!this.#persist || this.#readOnly) return false;
 		return this.#persistence.retry(() => this.#fileEntries());
+	}
+
+	/** The sessions `continueRecent` passed over because another xcsh has them open. */
+	getSkippedLockedSessions(): readonly { path: string; holder: LockInfo }[] {
+		return this.#skippedLocked;
 	}
 
 	/** True when the session was opened read-only because another xcsh has it. */

@@ -128,7 +128,7 @@ describe("the full-screen UI in a real terminal", () => {
 		await send(t, "gamma question", 'You said: "gamma question"');
 		const [info] = await SessionManager.list(project);
 		// the running xcsh holds the session's lock: look at it read-only
-		const reopened = await SessionManager.open(info!.path, undefined, undefined, { readOnly: true });
+		const reopened = await SessionManager.openReadOnly(info!.path);
 		const texts = JSON.stringify(reopened.buildSessionContext().messages);
 		expect(texts).toContain("gamma question");
 		expect(texts).not.toContain("beta question");
