@@ -10,12 +10,17 @@ import { type CommandResult, failure, info, type SlashCommand, warning } from ".
 /** What the export commands call; injected so the UI wires the real exporter and tests use stubs. */
 export interface ExportCommandDeps {
 	/** Writes the session as HTML (to `outputPath`, or the exporter's default) and returns the path. */
-	exportHtml(session: AgentSession, outputPath?: string, options?: RedactionChoice): Promise<string>;
+	exportHtml(
+		session: AgentSession,
+		outputPath?: string,
+		options?: RedactionChoice & { scope?: ExportScope; onScope?: (entries: number) => void },
+	): Promise<string>;
 	share(options: ShareOptions): Promise<ShareResult>;
 	openInBrowser(target: string): Promise<boolean>;
 	copyToClipboard(text: string): Promise<ClipboardMethod>;
 }
 
+import { describeScope, type ExportScope, parseScopeWords } from "../export/export-scope.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
@@ -61,7 +66,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "export",
 			description: "Export the session to an HTML file and open it",
-			args: "[path]",
+			args: "[path] [--branch | --entry <id>] [--no-redact]",
 			async run({ session }, args) {
 				let words: string[];
 				try {
@@ -72,7 +77,13 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				if (words.some((word) => COPY_ARGUMENTS.has(word)))
 					return warning("Use /dump to copy the session to the clipboard");
 				const redact = !words.includes("--no-redact");
-				words = words.filter((word) => word !== "--no-redact");
+				const scoped = parseScopeWords(
+					words.filter((word) => word !== "--no-redact"),
+					{ kind: "tree" },
+				);
+				if ("error" in scoped) return failure(scoped.error);
+				words = scoped.rest;
+				let scopeLine = "";
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
 				const [requested] = words;
@@ -81,6 +92,10 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				try {
 					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested), {
 						redact,
+						scope: scoped.scope,
+						onScope: (count) => {
+							scopeLine = `Scope: ${describeScope(scoped.scope, count)}`;
+						},
 						onRedacted: (summary) => {
 							redacted = describeRedaction(summary);
 						},
@@ -92,24 +107,42 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				const hint = `Could not open a browser; open ${pathToFileURL(absolute).href} yourself`;
 				const lines = [
 					`Exported to: ${path}`,
+					scopeLine,
 					...(redacted ? [redacted] : []),
 					...(redact ? [] : ["Not redacted (--no-redact)"]),
 				];
-				return info([...lines, ...(await opened(deps, absolute, hint))].join("\n"));
+				return info([...lines.filter(Boolean), ...(await opened(deps, absolute, hint))].join("\n"));
 			},
 		},
 		{
 			name: "share",
 			description: "Share the session as HTML (your share module, else a secret GitHub gist)",
-			async run({ session, signal, setActivity }) {
+			args: "[--tree | --entry <id>]",
+			async run({ session, signal, setActivity }, args) {
 				let result: ShareResult;
 				let redacted: string | undefined;
+				let words: string[];
+				try {
+					words = parseShellWords(args);
+				} catch (error) {
+					return failure(messageOf(error));
+				}
+				// The active branch by default: what the person is looking at, not abandoned attempts.
+				const scoped = parseScopeWords(words, { kind: "branch" });
+				if ("error" in scoped) return failure(scoped.error);
+				if (scoped.rest.length > 0)
+					return warning(`/share takes --tree or --entry <id> (got ${scoped.rest.join(" ")})`);
+				let scopeLine = "";
 				try {
 					// Never optional here: nothing leaves the machine unredacted.
 					result = await deps.share({
 						exportHtml: (outputPath) =>
 							deps.exportHtml(session, outputPath, {
 								redact: true,
+								scope: scoped.scope,
+								onScope: (count) => {
+									scopeLine = `Shared ${describeScope(scoped.scope, count)}`;
+								},
 								onRedacted: (summary) => {
 									redacted = describeRedaction(summary);
 								},
@@ -122,7 +155,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				} finally {
 					setActivity?.(undefined);
 				}
-				return shareNotice(deps, result, redacted);
+				return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : [])]);
 			},
 		},
 	];
@@ -131,15 +164,16 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 async function shareNotice(
 	deps: ExportCommandDeps,
 	result: ShareResult,
-	redacted: string | undefined,
+	context: readonly string[],
 ): Promise<CommandResult> {
 	if (result.kind === "cancelled") return warning("Share cancelled");
-	const lines: string[] = redacted ? [`${redacted} before upload`] : [];
+	const lines: string[] = [];
 	if (result.previewUrl) lines.push(`Preview: ${result.previewUrl}`);
 	if (result.gistUrl) lines.push(`Gist: ${result.gistUrl}`);
 	if (result.url) lines.push(`Shared: ${result.url}`);
 	if (result.message) lines.push(result.message);
 	if (lines.length === 0) lines.push("Session shared");
+	lines.unshift(...context.filter(Boolean));
 	const target = result.previewUrl ?? result.url;
 	if (target) lines.push(...(await opened(deps, target, "Could not open a browser; open the link above yourself")));
 	return info(lines.join("\n"));

@@ -71,6 +71,7 @@ describe("exports and shares never carry secrets", () => {
 		t.write("\r");
 		const screen = (await t.waitFor((s) => s.replace(/\n/g, "").includes("Gist:"))).replace(/\n/g, "");
 		expect(screen).toContain("2 secrets redacted");
+		expect(screen).toContain("Shared the active branch (3 entries)");
 		const html = readFileSync(uploaded, "utf8");
 		expect(html).not.toContain(TOKEN);
 		expect(html).not.toContain("sk_live_FAKE4eC39HqLyjWDarjtT1zdp7dc");

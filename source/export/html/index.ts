@@ -8,6 +8,7 @@ import { readSessionFile } from "../../session/session-loader.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import { FileSessionStorage, tempPathFor } from "../../session/session-storage.js";
 import type { SessionHeader } from "../../session/types.js";
+import { type ExportScope, entriesInScope } from "../export-scope.js";
 import { redactExportData } from "../redact-export.js";
 import type { ExportData, ExportState } from "./export-data.js";
 import { buildHtmlDocument } from "./html-document.js";
@@ -17,6 +18,10 @@ export type { ExportData, ExportState, ExportToolDefinition } from "./export-dat
 
 /** Options of `exportSessionToHtml`. */
 export interface ExportOptions extends RedactionChoice {
+	/** The whole tree (the default, as the spec says for /export), the active branch, or one entry's path. */
+	scope?: ExportScope;
+	/** Hears how many entries the scope holds. */
+	onScope?: (entries: number) => void;
 	/** Where to write; relative paths resolve against `cwd`. Default `<cwd>/xcsh-session-<sessionId>.html`. */
 	outputPath?: string;
 	/** Defaults to process.cwd(). */
@@ -80,12 +85,9 @@ export async function exportSessionToHtml(
 	const cwd = options.cwd ?? process.cwd();
 	const header = sessionManager.getHeader();
 	const outputPath = resolve(cwd, options.outputPath ?? `xcsh-session-${header.id}.html`);
-	const data: ExportData = {
-		header,
-		entries: sessionManager.getEntries(),
-		leafId: sessionManager.getLeafId(),
-		exportedAt: new Date().toISOString(),
-	};
+	const { entries, leafId } = entriesInScope(sessionManager, options.scope ?? { kind: "tree" });
+	const data: ExportData = { header, entries, leafId, exportedAt: new Date().toISOString() };
+	options.onScope?.(entries.length);
 	return writeExport(withState(data, state), outputPath, options);
 }
 

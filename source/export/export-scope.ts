@@ -1,0 +1,50 @@
+import type { StoredEntry } from "../session/session-entries.js";
+import type { SessionManager } from "../session/session-manager.js";
+
+/** What part of a session an export carries. */
+export type ExportScope = { kind: "tree" } | { kind: "branch" } | { kind: "entry"; entryId: string };
+
+/** The entries an export of `scope` carries, and the leaf it shows. */
+export function entriesInScope(
+	sessionManager: SessionManager,
+	scope: ExportScope,
+): { entries: StoredEntry[]; leafId: string | null } {
+	if (scope.kind === "tree") return { entries: sessionManager.getEntries(), leafId: sessionManager.getLeafId() };
+	const leaf = scope.kind === "branch" ? sessionManager.getLeafId() : scope.entryId;
+	if (scope.kind === "entry" && !sessionManager.getEntry(scope.entryId))
+		throw new Error(`Entry ${scope.entryId} not found`);
+	const entries = leaf === null ? [] : sessionManager.getBranch(leaf);
+	return { entries, leafId: entries.at(-1)?.id ?? null };
+}
+
+/** "the whole tree (N entries)", "the active branch (N entries)", "the path to <id> (N entries)". */
+export function describeScope(scope: ExportScope, count: number): string {
+	const what =
+		scope.kind === "tree"
+			? "the whole tree"
+			: scope.kind === "branch"
+				? "the active branch"
+				: `the path to ${scope.entryId}`;
+	return `${what} (${count} ${count === 1 ? "entry" : "entries"})`;
+}
+
+/** Reads `--tree`, `--branch` and `--entry <id>` out of command words; the rest is returned. */
+export function parseScopeWords(
+	words: readonly string[],
+	fallback: ExportScope,
+): { scope: ExportScope; rest: string[] } | { error: string } {
+	let scope = fallback;
+	const rest: string[] = [];
+	for (let i = 0; i < words.length; i++) {
+		const word = words[i]!;
+		if (word === "--tree") scope = { kind: "tree" };
+		else if (word === "--branch") scope = { kind: "branch" };
+		else if (word === "--entry") {
+			const id = words[i + 1];
+			if (!id) return { error: "--entry takes an entry id (see /tree)" };
+			scope = { kind: "entry", entryId: id };
+			i++;
+		} else rest.push(word);
+	}
+	return { scope, rest };
+}
