@@ -12,6 +12,7 @@ const HELP = `
     $ xcsh sessions purge --older-than 30d      Permanently delete trash items older than 30d (12h, 90m, …)
     $ xcsh doctor <session.jsonl> | --all       Check session files for damage (read-only; --fix repairs)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
+    $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
     $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page
 
   Options
@@ -192,6 +193,10 @@ async function main(): Promise<number> {
 			const { runDoctorCommand } = await import("./cli/doctor-command.js");
 			setLogSink(stderrSink);
 			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json }, io);
+		}
+		case "shares": {
+			const { runSharesCommand } = await import("./cli/shares-command.js");
+			return runSharesCommand(args, io);
 		}
 		case "history": {
 			const { runHistoryCommand } = await import("./cli/history-command.js");

@@ -20,10 +20,12 @@ export interface ExportCommandDeps {
 	copyToClipboard(text: string): Promise<ClipboardMethod>;
 }
 
+import { findCustomShare } from "../export/custom-share.js";
 import { describeScope, type ExportScope, parseScopeWords } from "../export/export-scope.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
+import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { redactText } from "../redaction/redact.js";
 
@@ -155,11 +157,66 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				} finally {
 					setActivity?.(undefined);
 				}
-				return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : [])]);
+				const recorded = await recordIfShared(session, result, describeScope(scoped.scope, 0).replace(/ \(.*\)$/, ""));
+				return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
 			},
 		},
+		sharesCommand,
 	];
 }
+
+/** Records a successful share in shares.json; a registry problem is reported, never fatal to the share. */
+async function recordIfShared(session: AgentSession, result: ShareResult, scope: string): Promise<string[]> {
+	if (result.kind !== "shared") return [];
+	const url = result.previewUrl ?? result.url ?? result.gistUrl;
+	if (!url) return [];
+	try {
+		const gistId = result.gistUrl ? gistIdOf(result.gistUrl) : undefined;
+		const handler = gistId ? undefined : await findCustomShare();
+		await recordShare({
+			sessionId: session.sessionManager.getSessionId(),
+			sharedAt: new Date().toISOString(),
+			url,
+			scope,
+			...(result.gistUrl ? { gistUrl: result.gistUrl } : {}),
+			...(gistId ? { gistId } : {}),
+			...(handler ? { handler } : {}),
+		});
+		return [];
+	} catch (error) {
+		return [`Not recorded in the share registry: ${messageOf(error)}`];
+	}
+}
+
+/** /shares [revoke <id>]: this session's shares, and revoking one. */
+export const sharesCommand: SlashCommand = {
+	name: "shares",
+	description: "List this session's shares, or revoke one",
+	args: "[revoke <id>]",
+	async run({ session }, args) {
+		const [sub, id] = args.trim().split(/\s+/);
+		try {
+			if (sub === "revoke") {
+				if (!id) return failure("Usage: /shares revoke <id>");
+				const revoked = await revokeShare(id);
+				return info(`Revoked ${revoked.url}`);
+			}
+			if (sub) return failure(`Unknown /shares action: ${sub} (expected revoke)`);
+			const mine = (await readShares()).filter((r) => r.sessionId === session.sessionManager.getSessionId());
+			if (mine.length === 0) return info("This session has not been shared");
+			return info(
+				mine
+					.map(
+						(r) =>
+							`${r.id}  ${r.sharedAt.slice(0, 16).replace("T", " ")}  ${r.scope}  ${r.url}${r.revokedAt ? "  (revoked)" : ""}`,
+					)
+					.join("\n"),
+			);
+		} catch (error) {
+			return failure(messageOf(error));
+		}
+	},
+};
 
 async function shareNotice(
 	deps: ExportCommandDeps,

@@ -76,5 +76,9 @@ describe("exports and shares never carry secrets", () => {
 		expect(html).not.toContain(TOKEN);
 		expect(html).not.toContain("sk_live_FAKE4eC39HqLyjWDarjtT1zdp7dc");
 		expect(html).toContain("[REDACTED:");
+		const registry = JSON.parse(readFileSync(join(temp.agentDir, "shares.json"), "utf8")) as {
+			shares: { gistId?: string; scope: string }[];
+		};
+		expect(registry.shares).toMatchObject([{ gistId: "abcdef0123456789", scope: "the active branch" }]);
 	});
 });
