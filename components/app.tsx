@@ -9,6 +9,7 @@ import type { CommandResult } from "../source/commands/types.js";
 import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import { ChatView } from "./chat/chat-view.js";
+import { ConfirmScreen } from "./confirm-screen.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
@@ -35,7 +36,7 @@ export interface AppProps {
 	readonly initialScreen?: "chat" | "resume";
 }
 
-type Screen = "chat" | "resume" | "tree" | "locked";
+type Screen = "chat" | "resume" | "tree" | "locked" | "confirm";
 
 const DOUBLE_PRESS_MS = 1000;
 
@@ -66,6 +67,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
 	const [treeVersion, setTreeVersion] = useState(0);
 	const [lockedPath, setLockedPath] = useState<string | undefined>();
+	const [pending, setPending] = useState<Extract<CommandResult, { kind: "confirm" }> | undefined>();
 	const lastInterrupt = useRef(0);
 	// The running slash command's abort (Escape cancels a share, a summary…).
 	const commandAbort = useRef<AbortController | undefined>(undefined);
@@ -108,9 +110,34 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				case "quit":
 					onExit();
 					break;
+				case "confirm":
+					setPending(result);
+					setScreen("confirm");
+					break;
 			}
 		},
 		[chat, redraw, selector, onExit],
+	);
+
+	// Runs a slash command (or a confirmed action) with an abort signal Escape can fire.
+	const runCommand = useCallback(
+		(
+			make: () => (run: {
+				signal: AbortSignal;
+				setActivity: (label: string | undefined) => void;
+			}) => Promise<CommandResult>,
+		) => {
+			const controller = new AbortController();
+			commandAbort.current = controller;
+			const report = (error: unknown) => chat.notice("error", error instanceof Error ? error.message : String(error));
+			void make()({ signal: controller.signal, setActivity: (label) => chat.setActivity(label) })
+				.then(apply, report)
+				.finally(() => {
+					if (commandAbort.current === controller) commandAbort.current = undefined;
+					chat.setActivity(undefined);
+				});
+		},
+		[apply, chat],
 	);
 
 	const onSubmit = useCallback(
@@ -118,21 +145,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 			const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
 			const report = (error: unknown) => chat.notice("error", error instanceof Error ? error.message : String(error));
 			switch (route.kind) {
-				case "command": {
-					const controller = new AbortController();
-					commandAbort.current = controller;
-					void commands
-						.execute(route.name, route.args, {
-							signal: controller.signal,
-							setActivity: (label) => chat.setActivity(label),
-						})
-						.then(apply, report)
-						.finally(() => {
-							if (commandAbort.current === controller) commandAbort.current = undefined;
-							chat.setActivity(undefined);
-						});
+				case "command":
+					runCommand(() => (run) => commands.execute(route.name, route.args, run));
 					break;
-				}
 				case "prompt":
 					void session.prompt(route.text).catch(report);
 					break;
@@ -147,7 +162,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					break;
 			}
 		},
-		[input, session, chat, commands, apply],
+		[input, session, chat, commands, runCommand],
 	);
 
 	const abort = useCallback(() => {
@@ -226,6 +241,23 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 						setScreen("chat");
 						reportResume(outcome, "Resumed session");
 					});
+				}}
+			/>
+		);
+	}
+
+	if (screen === "confirm" && pending) {
+		return (
+			<ConfirmScreen
+				title={pending.title}
+				details={pending.details}
+				onCancel={() => {
+					setScreen("chat");
+					chat.notice("warning", "Share cancelled");
+				}}
+				onConfirm={() => {
+					setScreen("chat");
+					runCommand(() => pending.run);
 				}}
 			/>
 		);

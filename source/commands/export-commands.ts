@@ -21,13 +21,13 @@ export interface ExportCommandDeps {
 }
 
 import { findCustomShare } from "../export/custom-share.js";
-import { describeScope, type ExportScope, parseScopeWords } from "../export/export-scope.js";
+import { describeScope, type ExportScope, entriesInScope, parseScopeWords } from "../export/export-scope.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
 import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
 import { loadRedactionConfig } from "../redaction/config.js";
-import { redactText } from "../redaction/redact.js";
+import { redactEntries, redactText } from "../redaction/redact.js";
 
 const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
 
@@ -119,50 +119,87 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "share",
 			description: "Share the session as HTML (your share module, else a secret GitHub gist)",
-			args: "[--tree | --entry <id>]",
+			args: "[--tree | --entry <id>] [--yes]",
 			async run({ session, signal, setActivity }, args) {
-				let result: ShareResult;
-				let redacted: string | undefined;
 				let words: string[];
 				try {
 					words = parseShellWords(args);
 				} catch (error) {
 					return failure(messageOf(error));
 				}
+				const confirmed = words.includes("--yes");
 				// The active branch by default: what the person is looking at, not abandoned attempts.
-				const scoped = parseScopeWords(words, { kind: "branch" });
+				const scoped = parseScopeWords(
+					words.filter((w) => w !== "--yes"),
+					{ kind: "branch" },
+				);
 				if ("error" in scoped) return failure(scoped.error);
 				if (scoped.rest.length > 0)
 					return warning(`/share takes --tree or --entry <id> (got ${scoped.rest.join(" ")})`);
-				let scopeLine = "";
+				const upload = (run: {
+					signal?: AbortSignal | undefined;
+					setActivity?: ((label: string | undefined) => void) | undefined;
+				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity);
+				if (confirmed) return upload({ signal, setActivity });
+				if (!session.sessionManager.isPersisted()) return failure("Cannot export in-memory session to HTML");
+				let preview: ReturnType<typeof previewShare>;
 				try {
-					// Never optional here: nothing leaves the machine unredacted.
-					result = await deps.share({
-						exportHtml: (outputPath) =>
-							deps.exportHtml(session, outputPath, {
-								redact: true,
-								scope: scoped.scope,
-								onScope: (count) => {
-									scopeLine = `Shared ${describeScope(scoped.scope, count)}`;
-								},
-								onRedacted: (summary) => {
-									redacted = describeRedaction(summary);
-								},
-							}),
-						signal,
-						onPhase: (phase) => setActivity?.(phase),
-					});
+					preview = previewShare(session, scoped.scope);
 				} catch (error) {
 					return failure(messageOf(error));
-				} finally {
-					setActivity?.(undefined);
 				}
-				const recorded = await recordIfShared(session, result, describeScope(scoped.scope, 0).replace(/ \(.*\)$/, ""));
-				return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
+				return { kind: "confirm", title: preview.title, details: preview.details, run: upload };
 			},
 		},
 		sharesCommand,
 	];
+}
+
+/** What a share would carry: the scope and the secrets that will be redacted (masked), for the confirm step. */
+function previewShare(session: AgentSession, scope: ExportScope): { title: string; details: string[] } {
+	const { entries } = entriesInScope(session.sessionManager, scope);
+	const { summary } = redactEntries(entries, { config: loadRedactionConfig().config });
+	const secrets = describeRedaction(summary) ?? "no secrets found";
+	const title = `Share ${describeScope(scope, entries.length)}? ${secrets}${summary.total > 0 ? " — they are redacted before upload" : ""}`;
+	const details = summary.byEntry.map((e) => `entry ${e.entryId}: ${e.kinds.join(", ")} — ${e.previews.join(", ")}`);
+	return { title, details: details.length > 0 ? details : ["Nothing to redact was found."] };
+}
+
+/** The upload itself (after confirmation). */
+async function shareScoped(
+	deps: ExportCommandDeps,
+	session: AgentSession,
+	scope: ExportScope,
+	signal: AbortSignal | undefined,
+	setActivity: ((label: string | undefined) => void) | undefined,
+): Promise<CommandResult> {
+	let result: ShareResult;
+	let redacted: string | undefined;
+	let scopeLine = "";
+	try {
+		// Never optional here: nothing leaves the machine unredacted.
+		result = await deps.share({
+			exportHtml: (outputPath) =>
+				deps.exportHtml(session, outputPath, {
+					redact: true,
+					scope,
+					onScope: (count) => {
+						scopeLine = `Shared ${describeScope(scope, count)}`;
+					},
+					onRedacted: (summary) => {
+						redacted = describeRedaction(summary);
+					},
+				}),
+			signal,
+			onPhase: (phase) => setActivity?.(phase),
+		});
+	} catch (error) {
+		return failure(messageOf(error));
+	} finally {
+		setActivity?.(undefined);
+	}
+	const recorded = await recordIfShared(session, result, describeScope(scope, 0).replace(/ \(.*\)$/, ""));
+	return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
 }
 
 /** Records a successful share in shares.json; a registry problem is reported, never fatal to the share. */

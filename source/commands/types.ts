@@ -20,7 +20,16 @@ export type CommandResult =
 	| { kind: "notice"; level: "info" | "warning" | "error"; text: string }
 	| { kind: "open"; screen: CommandScreen }
 	| { kind: "redraw"; text?: string }
-	| { kind: "quit" };
+	| { kind: "quit" }
+	| {
+			kind: "confirm";
+			/** One line: what will happen. */
+			title: string;
+			/** Shown when the person asks to view them (the secrets found, masked). */
+			details: string[];
+			/** Runs the confirmed action. */
+			run: (run: Pick<CommandContext, "signal" | "setActivity">) => Promise<CommandResult>;
+	  };
 
 /** A slash command as data. */
 export interface SlashCommand {

@@ -119,13 +119,15 @@ describe("export, dump and share from the full-screen UI", () => {
 		await t.waitFor("Type a prompt");
 		await chat(t, "share me", 'You said: "share me"');
 		await command(t, "/share");
+		await t.waitFor("Enter/y share");
+		t.write("y");
 		await t.waitFor("https://share.example/abc");
 		await t.waitFor(() => opened().includes("https://share.example/abc"));
 		writeFileSync(
 			join(temp.agentDir, "share.mjs"),
 			`export default async () => { throw new Error("upload refused"); };\n`,
 		);
-		await command(t, "/share");
+		await command(t, "/share --yes");
 		await t.waitFor("upload refused");
 		expect(existsSync(join(temp.root, "gh-calls.txt"))).toBe(false);
 		expect(readdirSync(project).filter((n) => n.endsWith(".html"))).toEqual([]);
@@ -142,6 +144,8 @@ describe("export, dump and share from the full-screen UI", () => {
 		await t.waitFor("Type a prompt");
 		await chat(t, "gist me", 'You said: "gist me"');
 		await command(t, "/share");
+		await t.waitFor("Enter/y share");
+		t.write("\r");
 		await t.waitFor("Creating gist");
 		await t.waitFor(() => existsSync(pidFile));
 		const pid = Number(readFileSync(pidFile, "utf8"));
@@ -167,7 +171,7 @@ describe("export, dump and share from the full-screen UI", () => {
 		const t = start();
 		await t.waitFor("Type a prompt");
 		await chat(t, "gist me", 'You said: "gist me"');
-		await command(t, "/share");
+		await command(t, "/share --yes");
 		const screen = flat(await t.waitFor((s) => flat(s).includes("Gist:")));
 		expect(screen).toContain("Preview: https://gistpreview.github.io/?0123456789abcdef");
 		expect(screen).toContain("Gist: https://gist.github.com/someone/0123456789abcdef");

@@ -69,6 +69,15 @@ describe("exports and shares never carry secrets", () => {
 		await t.waitFor("Ask anything");
 		await t.type("/share");
 		t.write("\r");
+		const confirm = (await t.waitFor("Enter/y share")).replace(/\n/g, "");
+		expect(confirm).toContain("Share the active branch (3 entries)? 2 secrets redacted");
+		t.write("v");
+		const details = (await t.waitFor(/entry [0-9a-f]{8}: /))
+			.split("\n")
+			.filter((line) => /entry [0-9a-f]{8}: /.test(line));
+		expect(details.join("\n")).not.toContain(TOKEN);
+		expect(details.join("\n")).toContain("ghp_…");
+		t.write("y");
 		const screen = (await t.waitFor((s) => s.replace(/\n/g, "").includes("Gist:"))).replace(/\n/g, "");
 		expect(screen).toContain("2 secrets redacted");
 		expect(screen).toContain("Shared the active branch (3 entries)");

@@ -182,6 +182,25 @@ describe("/dump, /export and /share", () => {
 	});
 
 	describe("/share", () => {
+		it("asks first: the confirm step states the scope and the secrets found, and running it shares", async () => {
+			const { deps, calls } = stubs({ share: { kind: "shared", url: "https://s.example/1" } });
+			const session = await makeSession(true);
+			const asked = await run(deps, session, "/share");
+			expect(asked).toMatchObject({
+				kind: "confirm",
+				title: expect.stringMatching(/^Share the active branch \(\d+ entr(y|ies)\)\? no secrets found$/),
+			});
+			expect(calls.shared).toHaveLength(0);
+			if (asked.kind !== "confirm") throw new Error("expected a confirm step");
+			expect(asked.details).toEqual(["Nothing to redact was found."]);
+			expect(await asked.run({})).toMatchObject({
+				kind: "notice",
+				level: "info",
+				text: expect.stringContaining("Shared: https://s.example/1"),
+			});
+			expect(calls.shared).toHaveLength(1);
+		});
+
 		it("shows the gist's preview and gist URLs, opens the preview and drives the activity line", async () => {
 			const { deps, calls } = stubs({
 				share: {
@@ -192,7 +211,7 @@ describe("/dump, /export and /share", () => {
 			});
 			const activity: (string | undefined)[] = [];
 			const controller = new AbortController();
-			const result = await run(deps, await makeSession(true), "/share", {
+			const result = await run(deps, await makeSession(true), "/share --yes", {
 				signal: controller.signal,
 				setActivity: (label) => activity.push(label),
 			});
@@ -207,14 +226,14 @@ describe("/dump, /export and /share", () => {
 		it("shows a custom URL and message, opening the URL, or says how to open it", async () => {
 			const { deps, calls } = stubs({ share: { kind: "shared", url: "https://s.example/1", message: "Uploaded" } });
 			const session = await makeSession(true);
-			expect(await run(deps, session, "/share")).toEqual(notice("info", "Shared: https://s.example/1\nUploaded"));
+			expect(await run(deps, session, "/share --yes")).toEqual(notice("info", "Shared: https://s.example/1\nUploaded"));
 			expect(calls.opened).toEqual(["https://s.example/1"]);
 			const closed = stubs({ opens: false, share: { kind: "shared", url: "https://s.example/2" } });
-			expect(await run(closed.deps, session, "/share")).toEqual(
+			expect(await run(closed.deps, session, "/share --yes")).toEqual(
 				notice("info", "Shared: https://s.example/2\nCould not open a browser; open the link above yourself"),
 			);
 			const quiet = stubs({ share: { kind: "shared", message: "Session shared" } });
-			expect(await run(quiet.deps, session, "/share")).toEqual(notice("info", "Session shared"));
+			expect(await run(quiet.deps, session, "/share --yes")).toEqual(notice("info", "Session shared"));
 			expect(quiet.calls.opened).toEqual([]);
 		});
 
@@ -223,13 +242,13 @@ describe("/dump, /export and /share", () => {
 			const activity: (string | undefined)[] = [];
 			const setActivity = (label: string | undefined) => activity.push(label);
 			const cancelled = stubs({ share: { kind: "cancelled" } });
-			expect(await run(cancelled.deps, session, "/share", { setActivity })).toEqual(
+			expect(await run(cancelled.deps, session, "/share --yes", { setActivity })).toEqual(
 				notice("warning", "Share cancelled"),
 			);
 			const failed = stubs({
 				share: new Error('GitHub CLI is not logged in. Run "gh auth login", then /share again.'),
 			});
-			expect(await run(failed.deps, session, "/share", { setActivity })).toEqual(
+			expect(await run(failed.deps, session, "/share --yes", { setActivity })).toEqual(
 				notice("error", 'GitHub CLI is not logged in. Run "gh auth login", then /share again.'),
 			);
 			expect(activity).toEqual(["Creating gist", undefined, "Creating gist", undefined]);
@@ -246,7 +265,7 @@ export default async (htmlPath) => ({ url: "https://s.example/x", message: exist
 			const { deps, calls } = stubs();
 			deps.share = shareSession;
 			const activity: (string | undefined)[] = [];
-			const result = await run(deps, await makeSession(true), "/share", { setActivity: (l) => activity.push(l) });
+			const result = await run(deps, await makeSession(true), "/share --yes", { setActivity: (l) => activity.push(l) });
 			expect(result).toEqual(notice("info", "Shared: https://s.example/x\nfile was there"));
 			expect(activity).toEqual(["Sharing", undefined]);
 			expect(calls.exported).toHaveLength(1);
@@ -256,7 +275,7 @@ export default async (htmlPath) => ({ url: "https://s.example/x", message: exist
 		it("fails with the exporter's message for an in-memory session", async () => {
 			const { deps, calls } = stubs();
 			deps.share = shareSession;
-			expect(await run(deps, await makeSession(false), "/share")).toEqual(notice("error", IN_MEMORY));
+			expect(await run(deps, await makeSession(false), "/share --yes")).toEqual(notice("error", IN_MEMORY));
 			expect(calls.opened).toEqual([]);
 		});
 	});

@@ -1,0 +1,34 @@
+import { Box, Text, useInput } from "ink";
+import { useCallback, useState } from "react";
+import { matchKey } from "../controllers/keymap.js";
+
+/** Props of ConfirmScreen. */
+export interface ConfirmScreenProps {
+	readonly title: string;
+	readonly details: readonly string[];
+	readonly onConfirm: () => void;
+	readonly onCancel: () => void;
+}
+
+/** Asks before an action leaves the machine: Enter / y confirms, v shows what was found, Esc / n cancels. */
+export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmScreenProps) {
+	const [showDetails, setShowDetails] = useState(false);
+	useInput(
+		useCallback(
+			(input, key) => {
+				const action = matchKey(input, key);
+				if (action === "submit" || input === "y") onConfirm();
+				else if (action === "cancel" || input === "n") onCancel();
+				else if (input === "v") setShowDetails((v) => !v);
+			},
+			[onConfirm, onCancel],
+		),
+	);
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+			<Text color="yellow">{title}</Text>
+			{showDetails ? details.map((line) => <Text key={line}>{line}</Text>) : null}
+			<Text dimColor>Enter/y share · v {showDetails ? "hide" : "view"} what is redacted · Esc/n cancel</Text>
+		</Box>
+	);
+}
