@@ -24,7 +24,9 @@ const HELP = `
     --no-session         Keep the session in memory only
     --extension <path>   Load an extension module (repeatable)
     --list-models        Show the models xcsh can use
-    --no-redact          --export: keep secrets in the HTML (they are redacted by default)
+    --no-redact          --export: keep secrets (they are redacted by default)
+    --format <f>         --export: html (default), md or json (also taken from the output's extension)
+    --focused            --export md/json: only the prompts and the final answers
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
@@ -51,6 +53,8 @@ const cli = meow(HELP, {
 		listModels: { type: "boolean", default: false },
 		export: { type: "string" },
 		redact: { type: "boolean", default: true },
+		format: { type: "string" },
+		focused: { type: "boolean", default: false },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
@@ -127,16 +131,28 @@ async function exportFile(
 		io.stderr("Usage: xcsh --export <session.jsonl> [output.html]\n");
 		return 2;
 	}
-	const { exportFromFile } = await import("./export/html/index.js");
+	const [{ exportFromFile }, { formatForPath, textExportFromFile }] = await Promise.all([
+		import("./export/html/index.js"),
+		import("./export/text-export.js"),
+	]);
+	const format = (cli.flags.format as "md" | "json" | "html" | undefined) ?? formatForPath(output) ?? "html";
+	if (!["md", "json", "html"].includes(format)) {
+		io.stderr(`--format takes md, json or html (got "${format}")\n`);
+		return 2;
+	}
 	try {
 		const { describeRedaction } = await import("./export/redact-export.js");
 		let redacted: string | undefined;
-		const path = await exportFromFile(input, output, io.cwd, {
+		const choice = {
 			redact,
-			onRedacted: (summary) => {
+			onRedacted: (summary: Parameters<typeof describeRedaction>[0]) => {
 				redacted = describeRedaction(summary);
 			},
-		});
+		};
+		const path =
+			format === "html"
+				? await exportFromFile(input, output, io.cwd, choice)
+				: await textExportFromFile(input, output, io.cwd, { format, focused: cli.flags.focused, ...choice });
 		io.stdout(`Exported to: ${path}\n`);
 		if (redacted) io.stdout(`${redacted}\n`);
 		if (!redact) io.stdout("Not redacted (--no-redact)\n");

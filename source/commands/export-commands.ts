@@ -26,6 +26,7 @@ import { describeScope, type ExportScope, entriesInScope, parseScopeWords } from
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
 import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
+import { formatForPath, type TextFormat, writeTextExport } from "../export/text-export.js";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { redactEntries, redactText } from "../redaction/redact.js";
 
@@ -68,7 +69,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "export",
 			description: "Export the session to an HTML file and open it",
-			args: "[path] [--branch | --entry <id>] [--no-redact]",
+			args: "[path] [--branch | --entry <id>] [--format md|json] [--focused] [--no-redact]",
 			async run({ session }, args) {
 				let words: string[];
 				try {
@@ -79,8 +80,18 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				if (words.some((word) => COPY_ARGUMENTS.has(word)))
 					return warning("Use /dump to copy the session to the clipboard");
 				const redact = !words.includes("--no-redact");
+				const focused = words.includes("--focused");
+				const formatAt = words.indexOf("--format");
+				const format = formatAt >= 0 ? words[formatAt + 1] : undefined;
+				if (formatAt >= 0 && format !== "md" && format !== "json" && format !== "html")
+					return failure(`--format takes md, json or html (got "${format ?? ""}")`);
 				const scoped = parseScopeWords(
-					words.filter((word) => word !== "--no-redact"),
+					words.filter(
+						(word, i) =>
+							word !== "--no-redact" &&
+							word !== "--focused" &&
+							(formatAt < 0 || (i !== formatAt && i !== formatAt + 1)),
+					),
 					{ kind: "tree" },
 				);
 				if ("error" in scoped) return failure(scoped.error);
@@ -89,6 +100,9 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
 				const [requested] = words;
+				const textFormat =
+					format === "md" || format === "json" ? format : format === "html" ? undefined : formatForPath(requested);
+				if (textFormat) return exportText(session, textFormat, requested, scoped.scope, { focused, redact });
 				let path: string;
 				let redacted: string | undefined;
 				try {
@@ -200,6 +214,41 @@ async function shareScoped(
 	}
 	const recorded = await recordIfShared(session, result, describeScope(scope, 0).replace(/ \(.*\)$/, ""));
 	return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
+}
+
+/** /export --format md|json: the path of the scope (the active branch for the whole tree) as text. */
+async function exportText(
+	session: AgentSession,
+	format: TextFormat,
+	requested: string | undefined,
+	scope: ExportScope,
+	options: { focused: boolean; redact: boolean },
+): Promise<CommandResult> {
+	const manager = session.sessionManager;
+	let redacted: string | undefined;
+	try {
+		const { entries, leafId } = entriesInScope(manager, scope.kind === "tree" ? { kind: "branch" } : scope);
+		const output = resolve(
+			requested === undefined ? `xcsh-session-${manager.getSessionId()}.${format}` : expandHome(requested),
+		);
+		const path = await writeTextExport(manager.getHeader(), entries, leafId, output, {
+			format,
+			focused: options.focused,
+			redact: options.redact,
+			onRedacted: (summary) => {
+				redacted = describeRedaction(summary);
+			},
+		});
+		return info(
+			[
+				`Exported to: ${path}`,
+				...(redacted ? [redacted] : []),
+				...(options.redact ? [] : ["Not redacted (--no-redact)"]),
+			].join("\n"),
+		);
+	} catch (error) {
+		return failure(messageOf(error));
+	}
 }
 
 /** Records a successful share in shares.json; a registry problem is reported, never fatal to the share. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -179,6 +179,23 @@ describe("/dump, /export and /share", () => {
 			expect(await run(deps, await makeSession(false), "/export out.html")).toEqual(notice("error", IN_MEMORY));
 			expect(calls.opened).toEqual([]);
 		});
+	});
+
+	it("/export --format md and --format json write the active branch as text", async () => {
+		const { deps } = stubs();
+		const session = await makeSession(true);
+		await session.prompt("hello text export");
+		const md = join(temp.root, "out.md");
+		expect(await run(deps, session, `/export ${md} --format md --focused`)).toEqual(
+			notice("info", `Exported to: ${md}`),
+		);
+		expect(readFileSync(md, "utf8")).toContain("## 1. User\n\nhello text export");
+		const json = join(temp.root, "out.json");
+		expect(await run(deps, session, `/export ${json}`)).toEqual(notice("info", `Exported to: ${json}`));
+		expect(JSON.parse(readFileSync(json, "utf8")).messages[0].role).toBe("user");
+		expect(await run(deps, session, "/export --format pdf")).toEqual(
+			notice("error", '--format takes md, json or html (got "pdf")'),
+		);
 	});
 
 	describe("/share", () => {

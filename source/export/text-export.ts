@@ -1,0 +1,78 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import { loadRedactionConfig } from "../redaction/config.js";
+import { type RedactionSummary, redactEntries } from "../redaction/redact.js";
+import { migrateSessionEntries } from "../session/migrations.js";
+import { resolveBlobRefs } from "../session/persist-transform.js";
+import { pathToEntry } from "../session/session-context.js";
+import type { StoredEntry } from "../session/session-entries.js";
+import { readSessionFile } from "../session/session-loader.js";
+import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
+import type { SessionHeader } from "../session/types.js";
+import { sessionToJson, sessionToMarkdown } from "./markdown-export.js";
+
+/** The text formats besides HTML. */
+export type TextFormat = "md" | "json";
+
+/** How a Markdown / JSON export is written. */
+export interface TextExportRequest {
+	format: TextFormat;
+	focused?: boolean;
+	redact?: boolean;
+	onRedacted?: (summary: RedactionSummary) => void;
+}
+
+/** "md" for .md / .markdown, "json" for .json, undefined otherwise (HTML). */
+export function formatForPath(path: string | undefined): TextFormat | undefined {
+	if (!path) return undefined;
+	if (/\.(md|markdown)$/i.test(path)) return "md";
+	if (/\.json$/i.test(path)) return "json";
+	return undefined;
+}
+
+/** Writes the path root → `leafId` as Markdown or JSON (redacted unless `redact: false`); returns the path. */
+export async function writeTextExport(
+	header: SessionHeader,
+	entries: readonly StoredEntry[],
+	leafId: string | null,
+	outputPath: string,
+	request: TextExportRequest,
+): Promise<string> {
+	const byId = new Map(entries.map((e) => [e.id, e]));
+	const leaf = leafId === null ? undefined : byId.get(leafId);
+	let path = leaf ? pathToEntry(leaf, byId) : [];
+	let shownHeader = header;
+	if (request.redact !== false) {
+		const result = redactEntries(path, { config: loadRedactionConfig().config, header });
+		path = result.entries;
+		shownHeader = result.header ?? header;
+		request.onRedacted?.(result.summary);
+	}
+	const options = { focused: request.focused === true };
+	const text =
+		request.format === "md" ? sessionToMarkdown(shownHeader, path, options) : sessionToJson(shownHeader, path, options);
+	await mkdir(dirname(outputPath), { recursive: true });
+	const temp = tempPathFor(outputPath);
+	await writeFile(temp, text);
+	await rename(temp, outputPath);
+	return outputPath;
+}
+
+/** `xcsh --export f.jsonl out.md|out.json`: reads the file without changing it, writes the text export. */
+export async function textExportFromFile(
+	inputPath: string,
+	outputPath: string | undefined,
+	cwd: string,
+	request: TextExportRequest,
+): Promise<string> {
+	const input = resolve(cwd, inputPath);
+	const storage = new FileSessionStorage();
+	const read = await readSessionFile(input, storage);
+	if (read.kind === "missing") throw new Error(`File not found: ${input}`);
+	if (read.kind !== "ok") throw new Error(`Not a session file: ${input}`);
+	migrateSessionEntries(read.entries);
+	await resolveBlobRefs(read.entries, storage.blobs);
+	const entries = read.entries.slice(1) as StoredEntry[];
+	const output = resolve(cwd, outputPath ?? `${basename(input, ".jsonl")}.${request.format}`);
+	return writeTextExport(read.entries[0] as SessionHeader, entries, entries.at(-1)?.id ?? null, output, request);
+}
