@@ -1,5 +1,6 @@
 import { access, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { liveSharesOf, liveSharesWarning } from "../source/export/share-registry.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { getTerminalSessionsDir } from "../source/session/session-paths.js";
@@ -83,6 +84,7 @@ export class SelectorController {
 	#snapshot: SelectorSnapshot = Object.freeze({ scope: "project", loading: false, sessions: Object.freeze([]) });
 	/** Bumped by every load, so a slow listing never overwrites a newer one. */
 	#generation = 0;
+	#warnedDelete: string | undefined;
 	readonly #renameImpl: RenameFn;
 
 	constructor(options: SelectorControllerOptions, renameImpl: RenameFn = rename) {
@@ -133,6 +135,15 @@ export class SelectorController {
 			return;
 		}
 		this.#set({}, ["notice", "error"]);
+		const id = this.#snapshot.sessions.find((s) => samePath(s.path, path))?.id;
+		const live = id ? await liveSharesOf(id) : [];
+		if (live.length > 0 && this.#warnedDelete !== path) {
+			// Deleting does not unshare: say so once; the next delete of the same session goes ahead.
+			this.#warnedDelete = path;
+			this.#set({ notice: liveSharesWarning(live.length) });
+			return;
+		}
+		this.#warnedDelete = undefined;
 		let failure: string | undefined;
 		try {
 			const now = (this.#options.now ?? (() => new Date()))();

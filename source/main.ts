@@ -27,6 +27,7 @@ const HELP = `
     --no-redact          --export: keep secrets (they are redacted by default)
     --format <f>         --export: html (default), md or json (also taken from the output's extension)
     --focused            --export md/json: only the prompts and the final answers
+    --collapse-tools     --export: keep only the first lines of each tool result
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
@@ -55,6 +56,7 @@ const cli = meow(HELP, {
 		redact: { type: "boolean", default: true },
 		format: { type: "string" },
 		focused: { type: "boolean", default: false },
+		collapseTools: { type: "boolean", default: false },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
@@ -145,6 +147,7 @@ async function exportFile(
 		let redacted: string | undefined;
 		const choice = {
 			redact,
+			collapseTools: cli.flags.collapseTools,
 			onRedacted: (summary: Parameters<typeof describeRedaction>[0]) => {
 				redacted = describeRedaction(summary);
 			},

@@ -69,7 +69,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "export",
 			description: "Export the session to an HTML file and open it",
-			args: "[path] [--branch | --entry <id>] [--format md|json] [--focused] [--no-redact]",
+			args: "[path] [--branch | --entry <id>] [--format md|json] [--focused] [--collapse-tools] [--no-redact]",
 			async run({ session }, args) {
 				let words: string[];
 				try {
@@ -81,6 +81,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					return warning("Use /dump to copy the session to the clipboard");
 				const redact = !words.includes("--no-redact");
 				const focused = words.includes("--focused");
+				const collapseTools = words.includes("--collapse-tools");
 				const formatAt = words.indexOf("--format");
 				const format = formatAt >= 0 ? words[formatAt + 1] : undefined;
 				if (formatAt >= 0 && format !== "md" && format !== "json" && format !== "html")
@@ -108,6 +109,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				try {
 					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested), {
 						redact,
+						collapseTools,
 						scope: scoped.scope,
 						onScope: (count) => {
 							scopeLine = `Scope: ${describeScope(scoped.scope, count)}`;
@@ -133,7 +135,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "share",
 			description: "Share the session as HTML (your share module, else a secret GitHub gist)",
-			args: "[--tree | --entry <id>] [--yes]",
+			args: "[--tree | --entry <id>] [--collapse-tools] [--yes]",
 			async run({ session, signal, setActivity }, args) {
 				let words: string[];
 				try {
@@ -142,9 +144,10 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					return failure(messageOf(error));
 				}
 				const confirmed = words.includes("--yes");
+				const collapseTools = words.includes("--collapse-tools");
 				// The active branch by default: what the person is looking at, not abandoned attempts.
 				const scoped = parseScopeWords(
-					words.filter((w) => w !== "--yes"),
+					words.filter((w) => w !== "--yes" && w !== "--collapse-tools"),
 					{ kind: "branch" },
 				);
 				if ("error" in scoped) return failure(scoped.error);
@@ -153,7 +156,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				const upload = (run: {
 					signal?: AbortSignal | undefined;
 					setActivity?: ((label: string | undefined) => void) | undefined;
-				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity);
+				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity, collapseTools);
 				if (confirmed) return upload({ signal, setActivity });
 				if (!session.sessionManager.isPersisted()) return failure("Cannot export in-memory session to HTML");
 				let preview: ReturnType<typeof previewShare>;
@@ -186,6 +189,7 @@ async function shareScoped(
 	scope: ExportScope,
 	signal: AbortSignal | undefined,
 	setActivity: ((label: string | undefined) => void) | undefined,
+	collapseTools: boolean,
 ): Promise<CommandResult> {
 	let result: ShareResult;
 	let redacted: string | undefined;
@@ -196,6 +200,7 @@ async function shareScoped(
 			exportHtml: (outputPath) =>
 				deps.exportHtml(session, outputPath, {
 					redact: true,
+					collapseTools,
 					scope,
 					onScope: (count) => {
 						scopeLine = `Shared ${describeScope(scope, count)}`;

@@ -1,3 +1,4 @@
+import { liveSharesOf, liveSharesWarning } from "../export/share-registry.js";
 import { modelRef } from "../session/model-resolver.js";
 import { moveSessionToTrash } from "../session/session-trash.js";
 import { type CommandContext, type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
@@ -57,7 +58,7 @@ export const sessionCommands: SlashCommand[] = [
 		run(context, args) {
 			const sub = args.trim();
 			if (sub === "save") return saveSession(context);
-			if (sub === "delete") return deleteSession(context);
+			if (sub === "delete" || sub === "delete --force") return deleteSession(context, sub.endsWith("--force"));
 			if (sub) return failure(`Unknown /session action: ${sub} (expected save or delete)`);
 			return sessionInfo(context);
 		},
@@ -101,12 +102,20 @@ async function saveSession({ session }: CommandContext): Promise<CommandResult> 
 	return failure(`Still cannot save: ${manager.getPersistError()?.message ?? "unknown error"}`);
 }
 
-async function deleteSession({ session }: CommandContext): Promise<CommandResult> {
+async function deleteSession({ session }: CommandContext, force: boolean): Promise<CommandResult> {
 	const manager = session.sessionManager;
 	const file = manager.getSessionFile();
 	if (!file || !manager.isPersisted()) return warning("This session is in memory only: there is nothing to delete");
 	if (session.isStreaming) return warning("Wait for the current response to finish (or press Escape) first");
 	if (manager.isReadOnly()) return warning("This session is open in another xcsh: delete it there");
+	const live = await liveSharesOf(manager.getSessionId());
+	if (live.length > 0 && !force)
+		return warning(
+			liveSharesWarning(live.length).replace(
+				"Delete again to confirm",
+				"Run /session delete --force to delete it anyway",
+			),
+		);
 	// Never the open session: switch to a new one first, then move the old file to the trash.
 	if (!(await session.newSession())) return warning("Delete cancelled by an extension");
 	const trashed = await moveSessionToTrash(file);

@@ -100,3 +100,14 @@ export async function revokeShare(
 	);
 	return revoked;
 }
+
+/** Shares of a session that have not been revoked (an unreadable registry counts as none, and is reported elsewhere). */
+export async function liveSharesOf(sessionId: string, path: string = sharesPath()): Promise<ShareRecord[]> {
+	const records = await readShares(path).catch(() => []);
+	return records.filter((r) => r.sessionId === sessionId && !r.revokedAt);
+}
+
+/** The warning shown before deleting a session that is still shared. */
+export function liveSharesWarning(count: number): string {
+	return `This session has ${count} live ${count === 1 ? "share" : "shares"} (see /shares; revoking them needs the registry, not the session). Delete again to confirm`;
+}

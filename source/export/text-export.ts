@@ -9,6 +9,7 @@ import type { StoredEntry } from "../session/session-entries.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
 import type { SessionHeader } from "../session/types.js";
+import { collapseToolOutput } from "./collapse-tools.js";
 import { sessionToJson, sessionToMarkdown } from "./markdown-export.js";
 
 /** The text formats besides HTML. */
@@ -19,6 +20,7 @@ export interface TextExportRequest {
 	format: TextFormat;
 	focused?: boolean;
 	redact?: boolean;
+	collapseTools?: boolean;
 	onRedacted?: (summary: RedactionSummary) => void;
 }
 
@@ -41,6 +43,7 @@ export async function writeTextExport(
 	const byId = new Map(entries.map((e) => [e.id, e]));
 	const leaf = leafId === null ? undefined : byId.get(leafId);
 	let path = leaf ? pathToEntry(leaf, byId) : [];
+	if (request.collapseTools) path = collapseToolOutput(path);
 	let shownHeader = header;
 	if (request.redact !== false) {
 		const result = redactEntries(path, { config: loadRedactionConfig().config, header });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { describeScope, entriesInScope, parseScopeWords } from "../../source/export/export-scope.js";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { SessionManager } from "../../source/session/session-manager.js";
-import { assistantMessage, userMessage } from "../helpers/messages.js";
+import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
 describe("export scope", () => {
@@ -45,6 +45,23 @@ describe("export scope", () => {
 		expect(html).toContain("kept answer");
 		expect(html).not.toContain("abandoned attempt");
 		expect(count).toBe(2);
+		await session.close();
+	});
+
+	it("--collapse-tools keeps only the first lines of each tool result", async () => {
+		const session = await SessionManager.create(temp.root);
+		session.appendMessage(userMessage("list"));
+		session.appendMessage(assistantMessage("running"));
+		session.appendMessage(toolResultMessage(Array.from({ length: 50 }, (_, i) => `output line ${i + 1}`).join("\n")));
+		await session.flush();
+		const path = await exportSessionToHtml(session, undefined, {
+			outputPath: join(temp.root, "c.html"),
+			collapseTools: true,
+		});
+		const html = readFileSync(path, "utf8");
+		expect(html).toContain("output line 5");
+		expect(html).not.toContain("output line 40");
+		expect(html).toContain("+45 lines (collapsed for the export)");
 		await session.close();
 	});
 

@@ -8,6 +8,7 @@ import { readSessionFile } from "../../session/session-loader.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import { FileSessionStorage, tempPathFor } from "../../session/session-storage.js";
 import type { SessionHeader } from "../../session/types.js";
+import { collapseToolOutput } from "../collapse-tools.js";
 import { type ExportScope, entriesInScope } from "../export-scope.js";
 import { redactExportData } from "../redact-export.js";
 import type { ExportData, ExportState } from "./export-data.js";
@@ -48,13 +49,15 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 /** Secrets are redacted unless `redact: false` (`--no-redact`); `onRedacted` hears what was taken out. */
 export interface RedactionChoice {
 	redact?: boolean;
+	/** Cut tool results to their first lines (`--collapse-tools`). */
+	collapseTools?: boolean;
 	onRedacted?: (summary: RedactionSummary) => void;
 }
 
 async function writeExport(data: ExportData, outputPath: string, options: RedactionChoice): Promise<string> {
-	let content = data;
+	let content = options.collapseTools ? { ...data, entries: collapseToolOutput(data.entries) } : data;
 	if (options.redact !== false) {
-		const redaction = redactExportData(data);
+		const redaction = redactExportData(content);
 		content = redaction.data;
 		options.onRedacted?.(redaction.summary);
 	}
