@@ -12,6 +12,7 @@ const HELP = `
     $ xcsh sessions purge --older-than 30d      Permanently delete trash items older than 30d (12h, 90m, …)
     $ xcsh doctor <session.jsonl> | --all       Check session files for damage (read-only; --fix repairs)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
+    $ xcsh search <words…> [--all] [--json]     Search the text of past sessions (this project, or --all)
     $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
     $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page
 
@@ -31,7 +32,7 @@ const HELP = `
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
-    --limit <n>          How many rows (history; default 20)
+    --limit <n>          How many rows (history, search; default 20)
     --fix                doctor: back up, quarantine bad lines, rewrite atomically, remove stale locks
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --help               Show this help
@@ -212,6 +213,11 @@ async function main(): Promise<number> {
 			const { runDoctorCommand } = await import("./cli/doctor-command.js");
 			setLogSink(stderrSink);
 			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json }, io);
+		}
+		case "search": {
+			const { runSearchCommand } = await import("./cli/search-command.js");
+			setLogSink(stderrSink);
+			return runSearchCommand(args.join(" "), { json: flags.json, limit: flags.limit, all: flags.all }, io);
 		}
 		case "shares": {
 			const { runSharesCommand } = await import("./cli/shares-command.js");

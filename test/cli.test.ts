@@ -121,6 +121,19 @@ describe("xcsh CLI", () => {
 		expect(run(["--export", foreign])).toMatchObject({ status: 1, stderr: `Not a session file: ${foreign}\n` });
 	});
 
+	it("search finds a phrase from another project with --all, and explains an empty query", async () => {
+		const other = await SessionManager.create("/elsewhere/project");
+		other.appendMessage(userMessage("we fixed the lockfile bug by pinning npm"));
+		other.appendMessage(assistantMessage("pinned"));
+		await other.close();
+		expect(run(["search"])).toMatchObject({ status: 2, stderr: "Usage: xcsh search <words…> [--all] [--json]\n" });
+		expect(run(["search", "lockfile"]).stdout).toContain('No matches for "lockfile"');
+		const found = run(["search", "lockf", "pinn", "--all"]);
+		expect(found.status).toBe(0);
+		expect(found.stdout).toContain("[lockfile]");
+		expect(found.stdout).toContain("project");
+	});
+
 	it("history lists recent prompts and searches them", async () => {
 		expect(run(["history"]).stdout).toBe("No prompts in the history yet.\n");
 		const history = HistoryStorage.open();
