@@ -1,15 +1,11 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { type RedactionSummary, redactEntries } from "../redaction/redact.js";
-import { migrateSessionEntries } from "../session/migrations.js";
-import { resolveBlobRefs } from "../session/persist-transform.js";
 import { pathToEntry } from "../session/session-context.js";
 import type { StoredEntry } from "../session/session-entries.js";
-import { readSessionFile } from "../session/session-loader.js";
-import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
 import type { SessionHeader } from "../session/types.js";
 import { collapseToolOutput } from "./collapse-tools.js";
+import { readExportSource, writeExportFile } from "./export-io.js";
 import { sessionToJson, sessionToMarkdown } from "./markdown-export.js";
 
 /** The text formats besides HTML. */
@@ -54,10 +50,7 @@ export async function writeTextExport(
 	const options = { focused: request.focused === true };
 	const text =
 		request.format === "md" ? sessionToMarkdown(shownHeader, path, options) : sessionToJson(shownHeader, path, options);
-	await mkdir(dirname(outputPath), { recursive: true });
-	const temp = tempPathFor(outputPath);
-	await writeFile(temp, text);
-	await rename(temp, outputPath);
+	await writeExportFile(outputPath, text);
 	return outputPath;
 }
 
@@ -68,14 +61,7 @@ export async function textExportFromFile(
 	cwd: string,
 	request: TextExportRequest,
 ): Promise<string> {
-	const input = resolve(cwd, inputPath);
-	const storage = new FileSessionStorage();
-	const read = await readSessionFile(input, storage);
-	if (read.kind === "missing") throw new Error(`File not found: ${input}`);
-	if (read.kind !== "ok") throw new Error(`Not a session file: ${input}`);
-	migrateSessionEntries(read.entries);
-	await resolveBlobRefs(read.entries, storage.blobs);
-	const entries = read.entries.slice(1) as StoredEntry[];
-	const output = resolve(cwd, outputPath ?? `${basename(input, ".jsonl")}.${request.format}`);
-	return writeTextExport(read.entries[0] as SessionHeader, entries, entries.at(-1)?.id ?? null, output, request);
+	const source = await readExportSource(inputPath, cwd);
+	const output = resolve(cwd, outputPath ?? `${basename(source.path, ".jsonl")}.${request.format}`);
+	return writeTextExport(source.header, source.entries, source.leafId, output, request);
 }

@@ -1,14 +1,8 @@
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { RedactionSummary } from "../../redaction/redact.js";
-import { migrateSessionEntries } from "../../session/migrations.js";
-import { resolveBlobRefs } from "../../session/persist-transform.js";
-import type { StoredEntry } from "../../session/session-entries.js";
-import { readSessionFile } from "../../session/session-loader.js";
 import type { SessionManager } from "../../session/session-manager.js";
-import { FileSessionStorage, tempPathFor } from "../../session/session-storage.js";
-import type { SessionHeader } from "../../session/types.js";
 import { collapseToolOutput } from "../collapse-tools.js";
+import { readExportSource, writeExportFile } from "../export-io.js";
 import { type ExportScope, entriesInScope } from "../export-scope.js";
 import { redactExportData } from "../redact-export.js";
 import type { ExportData, ExportState } from "./export-data.js";
@@ -29,23 +23,6 @@ export interface ExportOptions extends RedactionChoice {
 	cwd?: string;
 }
 
-/**
- * Writes through a sibling temp file and a rename, so a reader (or a browser already showing the
- * file) never sees half a page. No fsync: an export can always be made again.
- */
-async function writeAtomically(path: string, text: string): Promise<void> {
-	const temp = tempPathFor(path);
-	try {
-		// `/export "new dir/page.html"` names a folder that may not exist yet.
-		await mkdir(dirname(path), { recursive: true });
-		await writeFile(temp, text);
-		await rename(temp, path);
-	} catch (error) {
-		await unlink(temp).catch(() => undefined);
-		throw error;
-	}
-}
-
 /** Secrets are redacted unless `redact: false` (`--no-redact`); `onRedacted` hears what was taken out. */
 export interface RedactionChoice {
 	redact?: boolean;
@@ -62,7 +39,7 @@ async function writeExport(data: ExportData, outputPath: string, options: Redact
 		options.onRedacted?.(redaction.summary);
 	}
 	const html = buildHtmlDocument(content, await loadViewerScript());
-	await writeAtomically(outputPath, html);
+	await writeExportFile(outputPath, html);
 	return outputPath;
 }
 
@@ -105,20 +82,12 @@ export async function exportFromFile(
 	cwd: string = process.cwd(),
 	options: RedactionChoice = {},
 ): Promise<string> {
-	const input = resolve(cwd, inputPath);
-	const storage = new FileSessionStorage();
-	const read = await readSessionFile(input, storage);
-	if (read.kind === "missing") throw new Error(`File not found: ${input}`);
-	if (read.kind !== "ok") throw new Error(`Not a session file: ${input}`);
-	migrateSessionEntries(read.entries);
-	await resolveBlobRefs(read.entries, storage.blobs);
-	const entries = read.entries.slice(1) as StoredEntry[];
+	const source = await readExportSource(inputPath, cwd);
 	const data: ExportData = {
-		header: read.entries[0] as SessionHeader,
-		entries,
-		// As when the file is opened: the leaf is the last entry.
-		leafId: entries.at(-1)?.id ?? null,
+		header: source.header,
+		entries: source.entries,
+		leafId: source.leafId,
 		exportedAt: new Date().toISOString(),
 	};
-	return writeExport(data, resolve(cwd, outputPath ?? `${basename(input, ".jsonl")}.html`), options);
+	return writeExport(data, resolve(cwd, outputPath ?? `${basename(source.path, ".jsonl")}.html`), options);
 }
