@@ -9,16 +9,15 @@
  * Env: BENCH_RUNS (default 5, the minimum), BENCH_ENTRIES (default 10000).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { CHROMIUM_PATH, hasChromium, launchChromium } from "../test/export/browser.js";
 import { writeSessionFile } from "./generate-sessions.js";
 
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5) || 5);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 10_000) || 10_000;
-const CHROMIUM = "/usr/bin/chromium";
 const EXPORT_TARGET_MS = 1000;
 const RENDER_TARGET_MS = 1500;
 const SELF = fileURLToPath(import.meta.url);
@@ -60,19 +59,8 @@ interface PageTimes {
 }
 
 async function timePage(html: string): Promise<PageTimes[] | undefined> {
-	if (!existsSync(CHROMIUM)) return undefined;
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		args: [
-			"--no-sandbox",
-			"--disable-gpu",
-			"--disable-background-networking",
-			"--no-first-run",
-			"--disable-component-update",
-			"--disable-sync",
-		],
-	});
+	if (!hasChromium) return undefined;
+	const browser = await launchChromium();
 	try {
 		const results: PageTimes[] = [];
 		for (let i = 0; i < RUNS; i++) {
@@ -126,7 +114,7 @@ async function main(): Promise<void> {
 		);
 		say(`| HTML size (input ${mib(session.bytes)}) | ${mib(size)} | — | — |`);
 		if (!pages) {
-			say(`| first render in Chromium | skipped: no ${CHROMIUM} | ≤ ${ms(RENDER_TARGET_MS)} | — |`);
+			say(`| first render in Chromium | skipped: no ${CHROMIUM_PATH} | ≤ ${ms(RENDER_TARGET_MS)} | — |`);
 			return;
 		}
 		const first = pages.map((p) => p.firstRender);

@@ -20,28 +20,13 @@ import {
 	sessionFileName,
 } from "../source/session/session-paths.js";
 import { FileSessionStorage } from "../source/session/session-storage.js";
-import { getTerminalId } from "../source/session/terminal-breadcrumb.js";
+import { getTerminalId, TERMINAL_ENV_KEYS } from "../source/session/terminal-breadcrumb.js";
 import type { SessionInfo } from "../source/session/types.js";
 import { assistantMessage, toolResultMessage, userMessage } from "./helpers/messages.js";
 import { useTempAgentDir } from "./helpers/temp-agent-dir.js";
 
 describe("session discovery", () => {
 	const tmp = useTempAgentDir();
-
-	/** Every env variable terminal-breadcrumb.ts derives a terminal id from. */
-	const TERMINAL_ENV_KEYS = [
-		"XCSH_TERMINAL_ID",
-		"TMUX_PANE",
-		"KITTY_WINDOW_ID",
-		"WEZTERM_PANE",
-		"ITERM_SESSION_ID",
-		"TERM_SESSION_ID",
-		"WT_SESSION",
-		"ALACRITTY_WINDOW_ID",
-		"GNOME_TERMINAL_SCREEN",
-		"KONSOLE_DBUS_WINDOW",
-		"WINDOWID",
-	];
 
 	let savedEnv: Record<string, string | undefined> = {};
 

@@ -21,7 +21,7 @@ export interface ExportCommandDeps {
 }
 
 import { findCustomShare } from "../export/custom-share.js";
-import { describeScope, type ExportScope, entriesInScope, parseScopeWords } from "../export/export-scope.js";
+import { describeScope, type ExportScope, entriesInScope, parseScopeWords, scopeName } from "../export/export-scope.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
@@ -217,7 +217,7 @@ async function shareScoped(
 	} finally {
 		setActivity?.(undefined);
 	}
-	const recorded = await recordIfShared(session, result, describeScope(scope, 0).replace(/ \(.*\)$/, ""));
+	const recorded = await recordIfShared(session, result, scopeName(scope));
 	return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
 }
 

@@ -17,15 +17,15 @@ export function entriesInScope(
 	return { entries, leafId: entries.at(-1)?.id ?? null };
 }
 
-/** "the whole tree (N entries)", "the active branch (N entries)", "the path to <id> (N entries)". */
+/** "the whole tree", "the active branch", "the path to <id>". */
+export function scopeName(scope: ExportScope): string {
+	if (scope.kind === "tree") return "the whole tree";
+	return scope.kind === "branch" ? "the active branch" : `the path to ${scope.entryId}`;
+}
+
+/** The scope name with its size: "the active branch (N entries)". */
 export function describeScope(scope: ExportScope, count: number): string {
-	const what =
-		scope.kind === "tree"
-			? "the whole tree"
-			: scope.kind === "branch"
-				? "the active branch"
-				: `the path to ${scope.entryId}`;
-	return `${what} (${count} ${count === 1 ? "entry" : "entries"})`;
+	return `${scopeName(scope)} (${count} ${count === 1 ? "entry" : "entries"})`;
 }
 
 /** Reads `--tree`, `--branch` and `--entry <id>` out of command words; the rest is returned. */

@@ -4,7 +4,7 @@ import { getTerminalSessionsDir } from "./session-paths.js";
 import type { SessionStorage } from "./session-storage.js";
 
 /** Env variables that name one terminal (pane, window, tab), in order of preference. */
-const TERMINAL_ENV_KEYS = [
+export const TERMINAL_ENV_KEYS = [
 	"XCSH_TERMINAL_ID",
 	"TMUX_PANE",
 	"KITTY_WINDOW_ID",
