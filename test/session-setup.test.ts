@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionManager, NO_SESSION_NOTICE, type SessionFlags } from "../source/cli/session-setup.js";
@@ -49,10 +49,18 @@ describe("how the CLI picks the session (--resume, --continue, --no-session)", (
 	it("an ambiguous or unknown prefix is an error that lists the matches", async () => {
 		const a = await session(here, "a");
 		const b = await session(here, "b");
-		const common = a.getSessionId().slice(0, 4) === b.getSessionId().slice(0, 4) ? a.getSessionId().slice(0, 4) : "";
-		await expect(createSessionManager({ ...none, resume: common }, here)).rejects.toThrow(
-			`Session id ${common} is ambiguous: `,
-		);
+		// ids sort by time: two sessions made moments apart share a long prefix
+		let n = 0;
+		while (a.getSessionId()[n] === b.getSessionId()[n]) n++;
+		const common = a.getSessionId().slice(0, n);
+		expect(common.length).toBeGreaterThanOrEqual(6);
+		const error = (await createSessionManager({ ...none, resume: common }, here).then(
+			() => new Error("no error"),
+			(e: unknown) => e,
+		)) as Error;
+		expect(error.message).toMatch(new RegExp(`^Session id ${common} is ambiguous: `));
+		expect(error.message).toContain(a.getSessionId());
+		expect(error.message).toContain(b.getSessionId());
 		await expect(createSessionManager({ ...none, resume: "ffffffffffff" }, here)).rejects.toThrow(
 			"No session found for ffffffffffff",
 		);
@@ -87,7 +95,10 @@ describe("how the CLI picks the session (--resume, --continue, --no-session)", (
 		process.env.XCSH_TERMINAL_ID = "test-term";
 		const crumb = await createSessionManager({ ...none, continue: true }, here);
 		expect(crumb.getSessionId()).toBe(older.getSessionId());
-		expect(join(getTerminalSessionsDir(), "test-term")).toContain("terminal-sessions");
+		// the breadcrumb this terminal left is the one --continue followed
+		expect(readFileSync(join(getTerminalSessionsDir(), "test-term"), "utf8")).toBe(
+			`${here}\n${older.getSessionFile()}\n`,
+		);
 		delete process.env.XCSH_TERMINAL_ID;
 		const newest = await createSessionManager({ ...none, continue: true }, here);
 		expect(newest.getSessionId()).toBe(newer.getSessionId());
