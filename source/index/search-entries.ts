@@ -27,6 +27,8 @@ export interface SearchHit {
 	timestamp: number;
 	/** The matching text around the hit, with matched terms in `[` `]`. */
 	snippet: string;
+	/** True when a later compaction summarised this entry away: the model no longer sees it. */
+	compacted: boolean;
 }
 
 interface HitRow {
@@ -57,6 +59,7 @@ function toHit(row: HitRow): SearchHit {
 		role: row.role,
 		timestamp: row.timestamp,
 		snippet: row.snippet.replace(/\s+/g, " ").trim(),
+		compacted: false,
 	};
 	if (row.title !== null) hit.title = row.title;
 	return hit;
