@@ -1,9 +1,16 @@
 import { access, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { liveSharesOf, liveSharesWarning } from "../source/export/share-registry.js";
+import {
+	describeChanges,
+	type ListingScope,
+	type StagedListing,
+	stagedListing,
+} from "../source/index/indexed-sessions.js";
+import { log } from "../source/logger.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
-import { getTerminalSessionsDir } from "../source/session/session-paths.js";
+import { getDefaultSessionDir, getTerminalSessionsDir } from "../source/session/session-paths.js";
 import { moveSessionToTrash } from "../source/session/session-trash.js";
 import { getTerminalId } from "../source/session/terminal-breadcrumb.js";
 import type { SessionInfo } from "../source/session/types.js";
@@ -109,16 +116,38 @@ export class SelectorController {
 		for (const listener of this.#listeners) listener();
 	}
 
-	/** Lists the sessions of `scope`; a failure becomes `error`. */
+	/**
+	 * Lists the sessions of `scope`: first what the session index already holds (the picker paints at
+	 * once), then again after the index caught up with the files, saying what changed. Without a usable
+	 * index the files are read. A failure becomes `error`.
+	 */
 	async load(scope: SelectorScope = this.#snapshot.scope): Promise<void> {
 		const generation = ++this.#generation;
+		const current = () => generation === this.#generation;
 		this.#set({ scope, loading: true }, ["error"]);
+		const { cwd, sessionDir } = this.#options;
 		try {
-			const { cwd, sessionDir } = this.#options;
+			const listing = this.#stagedListing(scope === "all" ? "all" : { dir: sessionDir ?? getDefaultSessionDir(cwd) });
+			if (listing) {
+				if (current()) this.#set({ sessions: listing.cached });
+				const { sessions, changes } = await listing.refreshed();
+				const changed = listing.cached.length > 0 ? describeChanges(changes) : undefined;
+				if (current()) this.#set({ loading: false, sessions, ...(changed ? { notice: `Refreshed: ${changed}` } : {}) });
+				return;
+			}
 			const sessions = scope === "all" ? await SessionManager.listAll() : await SessionManager.list(cwd, sessionDir);
-			if (generation === this.#generation) this.#set({ loading: false, sessions });
+			if (current()) this.#set({ loading: false, sessions });
 		} catch (error) {
-			if (generation === this.#generation) this.#set({ loading: false, sessions: [], error: messageOf(error) });
+			if (current()) this.#set({ loading: false, sessions: [], error: messageOf(error) });
+		}
+	}
+
+	#stagedListing(scope: ListingScope): StagedListing | undefined {
+		try {
+			return stagedListing(scope);
+		} catch (error) {
+			log.warn(`session index unavailable, reading session files: ${messageOf(error)}`);
+			return undefined;
 		}
 	}
 

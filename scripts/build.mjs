@@ -11,7 +11,8 @@ const external = ["better-sqlite3", "node-pty", "@mariozechner/pi-ai", "@marioze
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-	entryPoints: { main: "source/main.ts" },
+	// The index's parser thread is its own entry: a worker is started from a file, next to the chunks.
+	entryPoints: { main: "source/main.ts", "scan-worker": "source/index/scan-worker.ts" },
 	outdir: "dist",
 	bundle: true,
 	splitting: true,

@@ -9,7 +9,8 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type IndexedSessionInfo, SessionIndex } from "../source/index/session-index.js";
 import { createSessionId } from "../source/session/ids.js";
 import { findMostRecentSession, getRecentSessions } from "../source/session/session-discovery.js";
 import { SessionManager } from "../source/session/session-manager.js";
@@ -286,12 +287,21 @@ describe("session discovery", () => {
 			const i2 = info(s2, CWD, 2, "alpha named", "Alpha title");
 			const i3 = info(s3, beta, 2, "beta one");
 
-			expect(await SessionManager.list(CWD)).toEqual([i2, i1]);
-			expect(await SessionManager.list(CWD, alphaDir)).toEqual([i2, i1]);
-			expect(await SessionManager.list(beta)).toEqual([i3]);
+			// The index adds the time of the newest entry; the rest must match what the files say.
+			const plain = (infos: SessionInfo[]) => infos.map(({ lastActivity: _, ...rest }: IndexedSessionInfo) => rest);
+			expect(plain(await SessionManager.list(CWD))).toEqual([i2, i1]);
+			expect(plain(await SessionManager.list(CWD, alphaDir))).toEqual([i2, i1]);
+			expect(plain(await SessionManager.list(beta))).toEqual([i3]);
 			expect(await SessionManager.list("/work/none")).toEqual([]);
-			expect(await SessionManager.listAll()).toEqual([i2, i3, i1]);
+			expect(plain(await SessionManager.listAll())).toEqual([i2, i3, i1]);
 			expect(i1.size).toBe(Buffer.byteLength(readFileSync(s1.file)));
+			// Without a usable index the same listing comes from the files.
+			vi.spyOn(SessionIndex, "open").mockImplementation(() => {
+				throw new Error("no sqlite here");
+			});
+			expect(await SessionManager.list(CWD)).toEqual([i2, i1]);
+			expect(await SessionManager.listAll()).toEqual([i2, i3, i1]);
+			vi.restoreAllMocks();
 		});
 	});
 

@@ -27,6 +27,11 @@ interface MessageLike {
 }
 
 const FIRST_PROMPT_CHARS = 200;
+/**
+ * Tool results are indexed by their head only: past a few KB they are file dumps and logs whose
+ * words the prompts and answers around them repeat, and tokenising them all would halve build speed.
+ */
+export const TOOL_RESULT_INDEX_CHARS = 8192;
 
 function blocksOf(content: unknown): Block[] {
 	if (typeof content === "string") return [{ type: "text", text: content }];
@@ -68,7 +73,8 @@ export function indexedTextOf(entry: Record<string, unknown>): IndexedText | und
 	if (entry.type !== "message") return undefined;
 	const message = entry.message as MessageLike | undefined;
 	if (typeof message !== "object" || message === null || !isIndexedRole(message.role)) return undefined;
-	const text = messageText(message);
+	const full = messageText(message);
+	const text = message.role === "toolResult" ? full.slice(0, TOOL_RESULT_INDEX_CHARS) : full;
 	if (text.length === 0) return undefined;
 	const entryId = typeof entry.id === "string" ? entry.id : null;
 	return { entryId, role: message.role, timestamp: timestampOf(entry, message), text };

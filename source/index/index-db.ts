@@ -10,12 +10,15 @@ export function getIndexDbPath(): string {
 }
 
 // Bumped whenever the schema or what is indexed changes: an old index is simply rebuilt.
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 3;
 
 // header_line and inode are how an append is told from a rewrite (rename, migration, new title).
+// The FTS table keeps no text and no positions (contentless, detail=column): the text stays in the
+// session files, found again through each entry's byte range, so the index is a small fraction of them.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
 	path TEXT PRIMARY KEY,
+	dir TEXT NOT NULL,
 	id TEXT NOT NULL,
 	cwd TEXT NOT NULL,
 	title TEXT,
@@ -30,16 +33,35 @@ CREATE TABLE IF NOT EXISTS sessions (
 	header_line TEXT NOT NULL,
 	inode INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sessions_cwd ON sessions(cwd);
+CREATE INDEX IF NOT EXISTS sessions_cwd ON sessions(cwd, modified);
+CREATE INDEX IF NOT EXISTS sessions_dir ON sessions(dir, modified);
+CREATE INDEX IF NOT EXISTS sessions_modified ON sessions(modified);
+CREATE TABLE IF NOT EXISTS entries (
+	id INTEGER PRIMARY KEY,
+	session_path TEXT NOT NULL,
+	entry_id TEXT,
+	role TEXT NOT NULL,
+	timestamp INTEGER NOT NULL,
+	line_start INTEGER NOT NULL,
+	line_end INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_session ON entries(session_path);
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(
 	text,
-	session_path UNINDEXED,
-	entry_id UNINDEXED,
-	role UNINDEXED,
-	timestamp UNINDEXED,
+	content='',
+	contentless_delete=1,
+	detail=column,
 	tokenize='unicode61 remove_diacritics 2'
 );
+CREATE TABLE IF NOT EXISTS compacted (
+	session_path TEXT NOT NULL,
+	entry_id TEXT NOT NULL,
+	PRIMARY KEY (session_path, entry_id)
+) WITHOUT ROWID;
 `;
+
+const DROP = `DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS entries_fts; DROP TABLE IF EXISTS entries;
+	DROP TABLE IF EXISTS compacted;`;
 
 /** True for the errors that mean the database file itself is unusable. */
 export function isCorruptionError(error: unknown): boolean {
@@ -60,7 +82,7 @@ function openOnce(path: string): Database.Database {
 		db.pragma("busy_timeout = 5000");
 		const version = db.pragma("user_version", { simple: true });
 		if (version !== SCHEMA_VERSION) {
-			db.exec("DROP TABLE IF EXISTS sessions; DROP TABLE IF EXISTS entries_fts;");
+			db.exec(DROP);
 			db.exec(SCHEMA);
 			db.pragma(`user_version = ${SCHEMA_VERSION}`);
 		}

@@ -1,15 +1,16 @@
 import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { allSessionDirs } from "../session/session-discovery.js";
 import { FileSessionStorage } from "../session/session-storage.js";
 import type { SessionInfo } from "../session/types.js";
-import type { IndexedText } from "./entry-text.js";
 import type { ReadStats } from "./file-lines.js";
 import { deleteIndexDb, getIndexDbPath, isCorruptionError, openIndexDb } from "./index-db.js";
+import { IndexWriter, type PendingStore } from "./index-writer.js";
+import { type ScanJob, scanInOrder } from "./scan-pipeline.js";
 import { type SearchHit, type SearchOptions, searchEntries } from "./search-entries.js";
-import { type SessionRow, scanSessionFile } from "./session-scan.js";
+import { type FileStat, isUnchanged, type SessionRow, type SessionScan } from "./session-scan.js";
 
 export type { IndexedRole } from "./entry-text.js";
 export type { SearchHit, SearchOptions } from "./search-entries.js";
@@ -22,18 +23,25 @@ export interface RefreshResult {
 	unchanged: number;
 }
 
+/** Which session directories `refresh()` looks at; every project's by default. */
+export interface RefreshOptions {
+	dirs?: readonly string[] | undefined;
+}
+
 /** A listed session: `SessionInfo` plus the time of its newest entry. */
 export interface IndexedSessionInfo extends SessionInfo {
 	lastActivity?: Date;
 }
 
-const UPSERT_SQL = `INSERT OR REPLACE INTO sessions
-	(path, id, cwd, title, created, modified, size, indexed_bytes, message_count, first_prompt, last_activity,
-	parent_session, header_line, inode)
-	VALUES (@path, @id, @cwd, @title, @created, @modified, @size, @indexed_bytes, @message_count, @first_prompt,
-	@last_activity, @parent_session, @header_line, @inode)`;
+type ListedRow = Omit<SessionRow, "header_line" | "inode" | "indexed_bytes" | "dir">;
 
-function toInfo(row: SessionRow): IndexedSessionInfo {
+const LIST_COLUMNS =
+	"path, id, cwd, title, created, modified, size, message_count, first_prompt, last_activity, parent_session";
+const STAT_CONCURRENCY = 64;
+// Pending text flushed in one transaction: big enough to amortise commits, small enough for memory.
+const BATCH_TEXT_CHARS = 4 << 20;
+
+function toInfo(row: ListedRow): IndexedSessionInfo {
 	const info: IndexedSessionInfo = {
 		id: row.id,
 		path: row.path,
@@ -50,16 +58,13 @@ function toInfo(row: SessionRow): IndexedSessionInfo {
 	return info;
 }
 
-async function sessionFiles(): Promise<string[]> {
-	const files: string[] = [];
-	for (const dir of allSessionDirs(new FileSessionStorage())) {
-		try {
-			for (const name of await readdir(dir)) if (name.endsWith(".jsonl")) files.push(join(dir, name));
-		} catch {
-			// the directory went away while walking: its sessions are removed below
-		}
+async function filesIn(dir: string): Promise<string[]> {
+	try {
+		return (await readdir(dir)).filter((name) => name.endsWith(".jsonl")).map((name) => join(dir, name));
+	} catch {
+		// the directory went away while walking: its sessions are removed below
+		return [];
 	}
-	return files;
 }
 
 async function statFile(path: string): Promise<Stats | undefined> {
@@ -71,12 +76,22 @@ async function statFile(path: string): Promise<Stats | undefined> {
 	}
 }
 
-// Another xcsh may have indexed the file between our read and our write: then its row stands.
-function sameVersion(current: SessionRow | undefined, base: SessionRow | undefined): boolean {
-	if (current === undefined || base === undefined) return current === base;
-	return (
-		current.indexed_bytes === base.indexed_bytes && current.modified === base.modified && current.size === base.size
-	);
+function fileStat(found: Stats): FileStat {
+	return { size: found.size, mtimeMs: found.mtimeMs, ino: found.ino, birthtimeMs: found.birthtimeMs };
+}
+
+/** Every session file of `dirs` with its stat, oldest first so row ids follow time. */
+async function statSessionFiles(dirs: readonly string[]): Promise<{ path: string; stat: Stats }[]> {
+	const paths = (await Promise.all(dirs.map(filesIn))).flat();
+	const found: { path: string; stat: Stats }[] = [];
+	for (let i = 0; i < paths.length; i += STAT_CONCURRENCY) {
+		const batch = paths.slice(i, i + STAT_CONCURRENCY);
+		const stats = await Promise.all(batch.map(statFile));
+		stats.forEach((s, j) => {
+			if (s) found.push({ path: batch[j]!, stat: s });
+		});
+	}
+	return found.sort((a, b) => a.stat.mtimeMs - b.stat.mtimeMs);
 }
 
 /**
@@ -88,11 +103,13 @@ export class SessionIndex {
 	/** Cumulative bytes and files read from session files. */
 	readonly stats: ReadStats = { bytesRead: 0, filesRead: 0 };
 	#db: Database.Database;
+	#writer: IndexWriter;
 
 	/** Opens (creating or rebuilding if needed) the index database. */
 	constructor(dbPath: string = getIndexDbPath()) {
 		this.dbPath = dbPath;
 		this.#db = openIndexDb(dbPath);
+		this.#writer = new IndexWriter(this.#db);
 	}
 
 	/** Same as the constructor; reads better at call sites. */
@@ -101,28 +118,36 @@ export class SessionIndex {
 	}
 
 	/** Brings the index up to date with the session files, reading only what was appended since. */
-	async refresh(): Promise<RefreshResult> {
+	async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
 		try {
-			return await this.#refresh();
+			return await this.#refresh(options);
 		} catch (error) {
 			if (!isCorruptionError(error)) throw error;
 			this.#rebuild();
-			return this.#refresh();
+			return this.#refresh(options);
 		}
 	}
 
-	/** Indexed sessions newest first, optionally of one project only. */
+	/** Indexed sessions newest first, optionally of one project (header cwd) only. */
 	list(cwd?: string): IndexedSessionInfo[] {
 		const rows =
 			cwd === undefined
-				? this.#db.prepare<[], SessionRow>("SELECT * FROM sessions ORDER BY modified DESC").all()
+				? this.#db.prepare<[], ListedRow>(`SELECT ${LIST_COLUMNS} FROM sessions ORDER BY modified DESC`).all()
 				: this.#db
-						.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE cwd = ? ORDER BY modified DESC")
+						.prepare<[string], ListedRow>(`SELECT ${LIST_COLUMNS} FROM sessions WHERE cwd = ? ORDER BY modified DESC`)
 						.all(cwd);
 		return rows.map(toInfo);
 	}
 
-	/** Entries matching every word of `query` as a prefix, best bm25 first; never throws on odd input. */
+	/** Indexed sessions stored in one session directory, newest first. */
+	listDir(dir: string): IndexedSessionInfo[] {
+		return this.#db
+			.prepare<[string], ListedRow>(`SELECT ${LIST_COLUMNS} FROM sessions WHERE dir = ? ORDER BY modified DESC`)
+			.all(resolve(dir))
+			.map(toInfo);
+	}
+
+	/** Entries matching every word of `query` as a prefix: prompts, answers, then tool output, newest first. */
 	search(query: string, options: SearchOptions = {}): SearchHit[] {
 		return searchEntries(this.#db, query, options);
 	}
@@ -136,64 +161,66 @@ export class SessionIndex {
 		this.close();
 		deleteIndexDb(this.dbPath);
 		this.#db = openIndexDb(this.dbPath);
+		this.#writer = new IndexWriter(this.#db);
 	}
 
-	async #refresh(): Promise<RefreshResult> {
+	#knownRows(dirs: readonly string[] | undefined): Map<string, SessionRow> {
+		const rows =
+			dirs === undefined
+				? this.#db.prepare<[], SessionRow>("SELECT * FROM sessions").all()
+				: dirs.flatMap((dir) =>
+						this.#db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE dir = ?").all(dir),
+					);
+		return new Map(rows.map((row) => [row.path, row]));
+	}
+
+	async #refresh(options: RefreshOptions): Promise<RefreshResult> {
 		const result: RefreshResult = { added: 0, updated: 0, removed: 0, unchanged: 0 };
-		const known = new Map<string, SessionRow>();
-		for (const row of this.#db.prepare<[], SessionRow>("SELECT * FROM sessions").all()) known.set(row.path, row);
-		for (const path of await sessionFiles()) {
-			const found = await statFile(path);
-			if (!found) continue;
+		const scoped = options.dirs?.map((dir) => resolve(dir));
+		const known = this.#knownRows(scoped);
+		// Sessions kept outside the agent dir (--session-dir) stay indexed for as long as their directory exists.
+		const dirs = scoped ?? [
+			...new Set([...allSessionDirs(new FileSessionStorage()), ...[...known.values()].map((r) => r.dir)]),
+		];
+		const jobs: ScanJob[] = [];
+		for (const { path, stat: found } of await statSessionFiles(dirs)) {
 			const base = known.get(path);
 			known.delete(path);
-			const outcome = await this.#refreshFile(path, found, base);
-			result[outcome]++;
+			if (isUnchanged(found, base)) result.unchanged++;
+			else jobs.push({ path, stat: fileStat(found), base });
 		}
-		for (const path of known.keys()) {
-			this.#db.transaction(() => this.#forget(path))();
-			result.removed++;
+		let pending: PendingStore[] = [];
+		let pendingChars = 0;
+		for await (const { job, scan } of scanInOrder(jobs, this.stats)) {
+			const outcome = this.#outcome(job, scan);
+			if (outcome === "unchanged" || outcome === "removed") {
+				if (outcome === "removed") this.#writer.forgetAll([job.path]);
+				result[outcome]++;
+				continue;
+			}
+			pending.push(outcome);
+			result[job.base ? "updated" : "added"]++;
+			for (const text of outcome.texts) pendingChars += text.text.length;
+			if (pendingChars >= BATCH_TEXT_CHARS) {
+				this.#writer.storeAll(pending);
+				pending = [];
+				pendingChars = 0;
+			}
 		}
+		this.#writer.storeAll(pending);
+		this.#writer.forgetAll([...known.keys()]);
+		result.removed += known.size;
 		return result;
 	}
 
-	async #refreshFile(path: string, found: Stats, base: SessionRow | undefined): Promise<keyof RefreshResult> {
-		let scan: Awaited<ReturnType<typeof scanSessionFile>>;
-		try {
-			scan = await scanSessionFile(path, found, base, this.stats);
-		} catch (error) {
+	#outcome({ base }: ScanJob, scan: SessionScan | Error): PendingStore | "unchanged" | "removed" {
+		if (scan instanceof Error) {
 			// Deleted between the stat and the read: it is no longer a session.
-			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-			scan = { kind: "notSession" };
+			if ((scan as NodeJS.ErrnoException).code !== "ENOENT") throw scan;
+			return base ? "removed" : "unchanged";
 		}
-		switch (scan.kind) {
-			case "unchanged":
-				return "unchanged";
-			case "notSession":
-				if (!base) return "unchanged";
-				this.#db.transaction(() => this.#forget(path))();
-				return "removed";
-			case "read": {
-				const { full, row, texts } = scan;
-				this.#db.transaction(() => this.#store(row, texts, full, base)).immediate();
-				return base ? "updated" : "added";
-			}
-		}
-	}
-
-	#store(row: SessionRow, texts: readonly IndexedText[], full: boolean, base: SessionRow | undefined): void {
-		const current = this.#db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE path = ?").get(row.path);
-		if (!sameVersion(current, base)) return;
-		if (full) this.#db.prepare("DELETE FROM entries_fts WHERE session_path = ?").run(row.path);
-		this.#db.prepare(UPSERT_SQL).run(row);
-		const insert = this.#db.prepare(
-			"INSERT INTO entries_fts (text, session_path, entry_id, role, timestamp) VALUES (?, ?, ?, ?, ?)",
-		);
-		for (const text of texts) insert.run(text.text, row.path, text.entryId, text.role, text.timestamp);
-	}
-
-	#forget(path: string): void {
-		this.#db.prepare("DELETE FROM entries_fts WHERE session_path = ?").run(path);
-		this.#db.prepare("DELETE FROM sessions WHERE path = ?").run(path);
+		if (scan.kind === "unchanged") return "unchanged";
+		if (scan.kind === "notSession") return base ? "removed" : "unchanged";
+		return { row: scan.row, texts: scan.texts, full: scan.full, compacted: scan.compacted, base };
 	}
 }

@@ -1,11 +1,21 @@
-import type { Stats } from "node:fs";
+import { dirname } from "node:path";
 import { isSessionHeader } from "../session/session-loader.js";
 import { entryTime, type IndexedText, indexedTextOf, promptOf } from "./entry-text.js";
 import { completeLines, type ReadStats, readBytes } from "./file-lines.js";
 
+/** The parts of a file's stat the scan uses (plain data, so it can cross to a worker thread). */
+export interface FileStat {
+	size: number;
+	mtimeMs: number;
+	ino: number;
+	birthtimeMs: number;
+}
+
 /** A row of the `sessions` table. */
 export interface SessionRow {
 	path: string;
+	/** The directory holding the file (a project's session dir). */
+	dir: string;
 	id: string;
 	cwd: string;
 	title: string | null;
@@ -24,11 +34,57 @@ export interface SessionRow {
 	inode: number;
 }
 
+/** Indexed text and the byte range of its line, where the snippet is read back from. */
+export interface LocatedText extends IndexedText {
+	lineStart: number;
+	lineEnd: number;
+}
+
 /** What looking at one session file found. */
 export type SessionScan =
 	| { kind: "unchanged" }
 	| { kind: "notSession" }
-	| { kind: "read"; full: boolean; row: SessionRow; texts: IndexedText[] };
+	| { kind: "read"; full: boolean; row: SessionRow; texts: LocatedText[]; compacted: string[] };
+
+interface CompactionMark {
+	parentId: string | null;
+	firstKeptEntryId: string | undefined;
+}
+
+/** What a full read remembers of the tree to tell which entries compactions summarised away. */
+class TreeTracker {
+	readonly #parents = new Map<string, string | null>();
+	readonly #compactions: CompactionMark[] = [];
+
+	add(entry: Record<string, unknown>): void {
+		if (typeof entry.id !== "string") return;
+		const parentId = typeof entry.parentId === "string" ? entry.parentId : null;
+		this.#parents.set(entry.id, parentId);
+		if (entry.type === "compaction") {
+			const firstKept = typeof entry.firstKeptEntryId === "string" ? entry.firstKeptEntryId : undefined;
+			this.#compactions.push({ parentId, firstKeptEntryId: firstKept });
+		}
+	}
+
+	/** Ids on each compaction's path before its first kept entry: the model sees only their summary. */
+	compacted(): string[] {
+		const out = new Set<string>();
+		for (const mark of this.#compactions) {
+			const path: string[] = [];
+			const seen = new Set<string>();
+			for (let id = mark.parentId; id !== null && !seen.has(id); id = this.#parents.get(id) ?? null) {
+				seen.add(id);
+				path.push(id);
+			}
+			path.reverse();
+			for (const id of path) {
+				if (id === mark.firstKeptEntryId) break;
+				out.add(id);
+			}
+		}
+		return [...out];
+	}
+}
 
 function parseObject(line: string): Record<string, unknown> | undefined {
 	if (line.trim().length === 0) return undefined;
@@ -43,12 +99,13 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 	}
 }
 
-function headerRow(path: string, line: string, stat: Stats, next: number): SessionRow | undefined {
+function headerRow(path: string, line: string, stat: FileStat, next: number): SessionRow | undefined {
 	const header = parseObject(line);
 	if (!isSessionHeader(header)) return undefined;
 	const created = Date.parse(header.timestamp);
 	return {
 		path,
+		dir: dirname(path),
 		id: header.id,
 		cwd: typeof header.cwd === "string" ? header.cwd : "",
 		title: typeof header.title === "string" ? header.title : null,
@@ -69,7 +126,7 @@ function headerRow(path: string, line: string, stat: Stats, next: number): Sessi
  * Sessions are append-only, so a file can be read from where the last refresh stopped unless it
  * shrank, was replaced (new inode: atomic rewrites rename over it), or its header line changed.
  */
-async function canAppend(path: string, stat: Stats, base: SessionRow, stats: ReadStats): Promise<boolean> {
+async function canAppend(path: string, stat: FileStat, base: SessionRow, stats: ReadStats): Promise<boolean> {
 	if (stat.size < base.size || stat.ino !== base.inode) return false;
 	const expected = Buffer.from(`${base.header_line}\n`);
 	const head = await readBytes(path, 0, expected.length, stats);
@@ -79,29 +136,48 @@ async function canAppend(path: string, stat: Stats, base: SessionRow, stats: Rea
 	return before[0] === 0x0a;
 }
 
-function applyEntry(row: SessionRow, entry: Record<string, unknown>, texts: IndexedText[]): void {
+function applyEntry(row: SessionRow, entry: Record<string, unknown>): IndexedText | undefined {
 	if (entry.type === "message") row.message_count++;
 	if (row.first_prompt === "") row.first_prompt = promptOf(entry) ?? "";
 	const time = entryTime(entry);
 	if (time !== undefined && (row.last_activity === null || time > row.last_activity)) row.last_activity = time;
-	const text = indexedTextOf(entry);
-	if (text) texts.push(text);
+	return indexedTextOf(entry);
+}
+
+/** True when the stat matches the stored row: the file needs no read. */
+export function isUnchanged(stat: FileStat, base: SessionRow | undefined): boolean {
+	return base !== undefined && base.size === stat.size && base.modified === stat.mtimeMs && base.inode === stat.ino;
 }
 
 /** Reads what changed in one session file since `base` (the stored row), or all of it. */
 export async function scanSessionFile(
 	path: string,
-	stat: Stats,
+	stat: FileStat,
 	base: SessionRow | undefined,
 	stats: ReadStats,
 ): Promise<SessionScan> {
-	if (base && base.size === stat.size && base.modified === stat.mtimeMs && base.inode === stat.ino) {
-		return { kind: "unchanged" };
-	}
+	if (isUnchanged(stat, base)) return { kind: "unchanged" };
 	const from = base !== undefined && (await canAppend(path, stat, base, stats)) ? base : undefined;
+	const scan = await readFrom(path, stat, from, stats);
+	// A compaction's summarised entries are its ancestors, which an append-only read never saw.
+	if (scan !== "compactionAppended") return scan;
+	const full = await readFrom(path, stat, undefined, stats);
+	return full === "compactionAppended" ? { kind: "notSession" } : full;
+}
+
+async function readFrom(
+	path: string,
+	stat: FileStat,
+	from: SessionRow | undefined,
+	stats: ReadStats,
+): Promise<SessionScan | "compactionAppended"> {
 	let row: SessionRow | undefined = from ? { ...from, size: stat.size, modified: stat.mtimeMs } : undefined;
-	const texts: IndexedText[] = [];
-	for await (const { line, next } of completeLines(path, from?.indexed_bytes ?? 0, stat.size, stats)) {
+	const texts: LocatedText[] = [];
+	const tree = from ? undefined : new TreeTracker();
+	let lineStart = from?.indexed_bytes ?? 0;
+	for await (const { line, next } of completeLines(path, lineStart, stat.size, stats)) {
+		const start = lineStart;
+		lineStart = next;
 		if (row === undefined) {
 			row = headerRow(path, line, stat, next);
 			if (row === undefined) return { kind: "notSession" };
@@ -109,9 +185,13 @@ export async function scanSessionFile(
 		}
 		row.indexed_bytes = next;
 		const entry = parseObject(line);
-		if (entry) applyEntry(row, entry, texts);
+		if (!entry) continue;
+		if (tree) tree.add(entry);
+		else if (entry.type === "compaction") return "compactionAppended";
+		const text = applyEntry(row, entry);
+		if (text) texts.push({ ...text, lineStart: start, lineEnd: next - 1 });
 	}
 	// No complete header line yet: the file is still being created.
 	if (row === undefined) return { kind: "notSession" };
-	return { kind: "read", full: from === undefined, row, texts };
+	return { kind: "read", full: from === undefined, row, texts, compacted: tree?.compacted() ?? [] };
 }

@@ -1,7 +1,8 @@
 import { dirname, resolve } from "node:path";
+import { listIndexedSessions } from "../index/indexed-sessions.js";
 import { getRecentSessions } from "./session-discovery.js";
 import type { LockInfo } from "./session-lock.js";
-import type { SessionStorage } from "./session-storage.js";
+import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
 import { readTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 
 /** What `--continue` will open, and the sessions it passed over because another xcsh has them. */
@@ -11,6 +12,13 @@ export interface ContinueTarget {
 }
 
 const SCAN_LIMIT = 200;
+
+/** Session files of a directory, newest first: from the index, or from 4 KB prefixes without it. */
+async function newestFirst(sessionDir: string, storage: SessionStorage): Promise<string[]> {
+	const indexed = storage instanceof FileSessionStorage ? await listIndexedSessions({ dir: sessionDir }) : undefined;
+	if (indexed) return indexed.map((session) => session.path);
+	return (await getRecentSessions(sessionDir, SCAN_LIMIT, storage)).map((recent) => recent.path);
+}
 
 /**
  * The file `--continue` opens: this terminal's breadcrumb when it points into `sessionDir`, else the
@@ -29,9 +37,9 @@ export async function resolveContinueTarget(
 	};
 	const crumb = await readTerminalBreadcrumb(storage, cwd);
 	if (crumb && dirname(resolve(crumb)) === resolve(sessionDir) && usable(crumb)) return { path: crumb, skipped };
-	for (const recent of await getRecentSessions(sessionDir, SCAN_LIMIT, storage)) {
-		if (recent.path === crumb) continue;
-		if (usable(recent.path)) return { path: recent.path, skipped };
+	for (const path of await newestFirst(sessionDir, storage)) {
+		if (path === crumb) continue;
+		if (usable(path)) return { path, skipped };
 	}
 	return { path: undefined, skipped };
 }

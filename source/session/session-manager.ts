@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { listIndexedSessions } from "../index/indexed-sessions.js";
 import { createSessionId } from "./ids.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
@@ -146,15 +147,20 @@ export class SessionManager extends SessionEntries {
 		return manager;
 	}
 
-	/** Sessions of one project, newest first. */
+	/** Sessions of one project, newest first (from the session index; the files when it is unusable). */
 	static async list(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionInfo[]> {
-		return listSessionsIn([sessionDir ?? getDefaultSessionDir(cwd)], storage ?? new FileSessionStorage());
+		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
+		if (storage !== undefined && !(storage instanceof FileSessionStorage)) return listSessionsIn([dir], storage);
+		return (await listIndexedSessions({ dir })) ?? listSessionsIn([dir], new FileSessionStorage());
 	}
 
-	/** Sessions of every project under the agent dir, newest first. */
+	/** Sessions of every project under the agent dir, newest first (from the session index when usable). */
 	static async listAll(storage?: SessionStorage): Promise<SessionInfo[]> {
-		const store = storage ?? new FileSessionStorage();
-		return listSessionsIn(allSessionDirs(store), store);
+		if (storage !== undefined && !(storage instanceof FileSessionStorage)) {
+			return listSessionsIn(allSessionDirs(storage), storage);
+		}
+		const store = new FileSessionStorage();
+		return (await listIndexedSessions("all")) ?? listSessionsIn(allSessionDirs(store), store);
 	}
 
 	// ── loading and identity ────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import {
 	type SelectorControllerOptions,
 	type SelectorSnapshot,
 } from "../../controllers/selector-controller.js";
+import { SessionIndex } from "../../source/index/session-index.js";
 import { getArtifactsDir } from "../../source/session/artifacts.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { getTerminalSessionsDir } from "../../source/session/session-paths.js";
@@ -109,11 +110,41 @@ describe("SelectorController", () => {
 	});
 
 	it("turns a listing failure into an error", async () => {
-		vi.spyOn(SessionManager, "list").mockRejectedValueOnce(new Error("disk on fire"));
+		vi.spyOn(SessionIndex.prototype, "refresh").mockRejectedValueOnce(new Error("disk on fire"));
 		const controller = controllerFor(projectA);
 		await controller.load("project");
 		expect(controller.getSnapshot()).toMatchObject({ loading: false, sessions: [], error: "disk on fire" });
 		await controller.load("project");
+		expect(controller.getSnapshot().error).toBeUndefined();
+	});
+
+	it("paints what the index holds at once, then what the refresh found, and says what changed", async () => {
+		const first = await makeSession(projectA, "first");
+		const controller = controllerFor(projectA);
+		await controller.load("project");
+		expect(controller.getSnapshot().notice).toBeUndefined();
+		const second = await makeSession(projectA, "second");
+
+		const snapshots: SelectorSnapshot[] = [];
+		const unsubscribe = controller.subscribe(() => snapshots.push(controller.getSnapshot()));
+		await controller.load("project");
+		unsubscribe();
+
+		const cachedPaint = snapshots.find((s) => s.loading && s.sessions.length > 0);
+		expect(cachedPaint?.sessions.map((s) => s.path)).toEqual([first]);
+		expect(controller.getSnapshot()).toMatchObject({ loading: false, notice: "Refreshed: 1 new" });
+		expect(controller.getSnapshot().sessions.map((s) => s.path).sort()).toEqual([first, second].sort());
+	});
+
+	it("reads the session files when the index cannot be opened", async () => {
+		const only = await makeSession(projectA, "no index");
+		vi.spyOn(SessionIndex, "open").mockImplementation(() => {
+			throw new Error("no sqlite here");
+		});
+		const controller = controllerFor(projectA);
+		await controller.load("project");
+		expect(controller.getSnapshot()).toMatchObject({ loading: false });
+		expect(controller.getSnapshot().sessions.map((s) => s.path)).toEqual([only]);
 		expect(controller.getSnapshot().error).toBeUndefined();
 	});
 

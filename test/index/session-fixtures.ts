@@ -54,7 +54,7 @@ export function ftsRowCount(dbPath: string, path: string): number {
 	const db = new Database(dbPath, { readonly: true });
 	try {
 		const row = db
-			.prepare<[string], { n: number }>("SELECT count(*) AS n FROM entries_fts WHERE session_path = ?")
+			.prepare<[string], { n: number }>("SELECT count(*) AS n FROM entries WHERE session_path = ?")
 			.get(path);
 		return row?.n ?? 0;
 	} finally {

@@ -55,14 +55,18 @@ describe("SessionIndex.search", () => {
 	});
 	afterEach(() => index.close());
 
-	it("ranks the densest match first and highlights the terms", () => {
+	it("ranks prompts before answers, newest first, and highlights the terms", () => {
 		const hits = index.search("websocket");
-		expect(hits).toHaveLength(3);
-		expect(hits[0]).toMatchObject({ sessionPath: alpha, role: "assistant", cwd: "/work/alpha" });
-		expect(hits[0]?.snippet).toContain("[websocket]");
-		expect(hits[0]?.snippet).toContain("[Websocket]");
-		expect(typeof hits[0]?.entryId).toBe("string");
-		expect(hits[0]?.sessionId).toBe(index.list("/work/alpha")[0]?.id);
+		expect(hits.map((h) => [h.cwd, h.role])).toEqual([
+			["/work/beta", "user"],
+			["/work/alpha", "user"],
+			["/work/alpha", "assistant"],
+		]);
+		expect(hits[2]).toMatchObject({ sessionPath: alpha, role: "assistant", cwd: "/work/alpha" });
+		expect(hits[2]?.snippet).toContain("[websocket]");
+		expect(hits[2]?.snippet).toContain("[Websocket]");
+		expect(typeof hits[2]?.entryId).toBe("string");
+		expect(hits[2]?.sessionId).toBe(index.list("/work/alpha")[0]?.id);
 	});
 
 	it("filters by project and by role", () => {

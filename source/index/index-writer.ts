@@ -1,0 +1,106 @@
+import type Database from "better-sqlite3";
+import type { LocatedText, SessionRow } from "./session-scan.js";
+
+/** One file's new state, waiting to be written with others in a single transaction. */
+export interface PendingStore {
+	row: SessionRow;
+	texts: readonly LocatedText[];
+	/** The file was read from its start: whatever the index held for it is replaced. */
+	full: boolean;
+	compacted: readonly string[];
+	/** The row the read started from; the write is skipped if another xcsh changed it meanwhile. */
+	base: SessionRow | undefined;
+}
+
+const UPSERT_SQL = `INSERT OR REPLACE INTO sessions
+	(path, dir, id, cwd, title, created, modified, size, indexed_bytes, message_count, first_prompt, last_activity,
+	parent_session, header_line, inode)
+	VALUES (@path, @dir, @id, @cwd, @title, @created, @modified, @size, @indexed_bytes, @message_count, @first_prompt,
+	@last_activity, @parent_session, @header_line, @inode)`;
+
+// Another xcsh may have indexed the file between our read and our write: then its row stands.
+function sameVersion(current: SessionRow | undefined, base: SessionRow | undefined): boolean {
+	if (current === undefined || base === undefined) return current === base;
+	return (
+		current.indexed_bytes === base.indexed_bytes && current.modified === base.modified && current.size === base.size
+	);
+}
+
+/** The statements that change the index; callers wrap them in transactions. */
+export class IndexWriter {
+	readonly #current: Database.Statement<[string], SessionRow>;
+	readonly #upsert: Database.Statement<SessionRow>;
+	readonly #insertEntry: Database.Statement<[string, string | null, string, number, number, number]>;
+	readonly #insertFts: Database.Statement<[number | bigint, string]>;
+	readonly #unindex: Database.Statement<[string]>;
+	readonly #deleteEntries: Database.Statement<[string]>;
+	readonly #deleteCompacted: Database.Statement<[string]>;
+	readonly #insertCompacted: Database.Statement<[string, string]>;
+	readonly #deleteSession: Database.Statement<[string]>;
+	readonly #db: Database.Database;
+
+	constructor(db: Database.Database) {
+		this.#db = db;
+		this.#current = db.prepare("SELECT * FROM sessions WHERE path = ?");
+		this.#upsert = db.prepare(UPSERT_SQL);
+		this.#insertEntry = db.prepare(
+			"INSERT INTO entries (session_path, entry_id, role, timestamp, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?)",
+		);
+		this.#insertFts = db.prepare("INSERT INTO entries_fts (rowid, text) VALUES (?, ?)");
+		this.#unindex = db.prepare(
+			"DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session_path = ?)",
+		);
+		this.#deleteEntries = db.prepare("DELETE FROM entries WHERE session_path = ?");
+		this.#deleteCompacted = db.prepare("DELETE FROM compacted WHERE session_path = ?");
+		this.#insertCompacted = db.prepare("INSERT OR IGNORE INTO compacted (session_path, entry_id) VALUES (?, ?)");
+		this.#deleteSession = db.prepare("DELETE FROM sessions WHERE path = ?");
+	}
+
+	/** Writes every pending file in one transaction (one commit is far cheaper than one per file). */
+	storeAll(pending: readonly PendingStore[]): void {
+		if (pending.length === 0) return;
+		this.#db
+			.transaction(() => {
+				for (const item of pending) this.#store(item);
+			})
+			.immediate();
+	}
+
+	/** Removes sessions and everything indexed for them. */
+	forgetAll(paths: readonly string[]): void {
+		if (paths.length === 0) return;
+		this.#db.transaction(() => {
+			for (const path of paths) {
+				this.#forgetEntries(path);
+				this.#deleteSession.run(path);
+			}
+		})();
+	}
+
+	#store({ row, texts, full, compacted, base }: PendingStore): void {
+		if (!sameVersion(this.#current.get(row.path), base)) return;
+		if (full && base) this.#forgetEntries(row.path);
+		this.#upsert.run(row);
+		const indexedIds = new Set<string>();
+		for (const text of texts) {
+			const { lastInsertRowid } = this.#insertEntry.run(
+				row.path,
+				text.entryId,
+				text.role,
+				text.timestamp,
+				text.lineStart,
+				text.lineEnd,
+			);
+			this.#insertFts.run(lastInsertRowid, text.text);
+			if (text.entryId !== null) indexedIds.add(text.entryId);
+		}
+		// Only entries that can be a search hit need the mark.
+		for (const id of compacted) if (indexedIds.has(id)) this.#insertCompacted.run(row.path, id);
+	}
+
+	#forgetEntries(path: string): void {
+		this.#unindex.run(path);
+		this.#deleteEntries.run(path);
+		this.#deleteCompacted.run(path);
+	}
+}
