@@ -133,7 +133,8 @@ describe("SelectorController", () => {
 		const cachedPaint = snapshots.find((s) => s.loading && s.sessions.length > 0);
 		expect(cachedPaint?.sessions.map((s) => s.path)).toEqual([first]);
 		expect(controller.getSnapshot()).toMatchObject({ loading: false, notice: "Refreshed: 1 new" });
-		expect(controller.getSnapshot().sessions.map((s) => s.path).sort()).toEqual([first, second].sort());
+		const paths = controller.getSnapshot().sessions.map((s) => s.path);
+		expect(paths.sort()).toEqual([first, second].sort());
 	});
 
 	it("reads the session files when the index cannot be opened", async () => {
