@@ -4,6 +4,7 @@ import { liveSharesOf, liveSharesWarning } from "../source/export/share-registry
 import {
 	describeChanges,
 	type ListingScope,
+	progressReporter,
 	type StagedListing,
 	stagedListing,
 } from "../source/index/indexed-sessions.js";
@@ -28,6 +29,8 @@ export interface SelectorSnapshot {
 	readonly sessions: readonly SessionInfo[];
 	readonly error?: string;
 	readonly notice?: string;
+	/** How far a long index refresh has got ("1,234 of 10,000"), while `loading`. */
+	readonly progress?: string;
 }
 
 /** What the controller needs from the running app. */
@@ -108,7 +111,7 @@ export class SelectorController {
 	/** The current immutable snapshot. */
 	getSnapshot = (): SelectorSnapshot => this.#snapshot;
 
-	#set(patch: Partial<SelectorSnapshot>, clear: readonly ("error" | "notice")[] = []): void {
+	#set(patch: Partial<SelectorSnapshot>, clear: readonly ("error" | "notice" | "progress")[] = []): void {
 		const next: { -readonly [K in keyof SelectorSnapshot]: SelectorSnapshot[K] } = { ...this.#snapshot, ...patch };
 		for (const key of clear) delete next[key];
 		if (next.sessions !== this.#snapshot.sessions) next.sessions = Object.freeze([...next.sessions]);
@@ -124,21 +127,29 @@ export class SelectorController {
 	async load(scope: SelectorScope = this.#snapshot.scope): Promise<void> {
 		const generation = ++this.#generation;
 		const current = () => generation === this.#generation;
-		this.#set({ scope, loading: true }, ["error"]);
+		this.#set({ scope, loading: true }, ["error", "progress"]);
 		const { cwd, sessionDir } = this.#options;
 		try {
 			const listing = this.#stagedListing(scope === "all" ? "all" : { dir: sessionDir ?? getDefaultSessionDir(cwd) });
 			if (listing) {
 				if (current()) this.#set({ sessions: listing.cached });
-				const { sessions, changes } = await listing.refreshed();
+				const { sessions, changes } = await listing.refreshed(
+					progressReporter((text) => {
+						if (current()) this.#set({ progress: text });
+					}),
+				);
 				const changed = listing.cached.length > 0 ? describeChanges(changes) : undefined;
-				if (current()) this.#set({ loading: false, sessions, ...(changed ? { notice: `Refreshed: ${changed}` } : {}) });
+				if (current()) {
+					this.#set({ loading: false, sessions, ...(changed ? { notice: `Refreshed: ${changed}` } : {}) }, [
+						"progress",
+					]);
+				}
 				return;
 			}
 			const sessions = scope === "all" ? await SessionManager.listAll() : await SessionManager.list(cwd, sessionDir);
 			if (current()) this.#set({ loading: false, sessions });
 		} catch (error) {
-			if (current()) this.#set({ loading: false, sessions: [], error: messageOf(error) });
+			if (current()) this.#set({ loading: false, sessions: [], error: messageOf(error) }, ["progress"]);
 		}
 	}
 

@@ -14,6 +14,8 @@ export interface SessionSelectorProps extends SessionSelectorCallbacks {
 	readonly currentSessionFile?: string;
 	readonly notice?: string;
 	readonly error?: string;
+	/** How far a long index refresh has got ("1,234 of 10,000"), while `loading`. */
+	readonly progress?: string | undefined;
 	/** Lines the picker may use; it renders exactly this many. */
 	readonly height: number;
 	readonly width: number;
@@ -108,7 +110,7 @@ function StatusLine({
 
 /** The `/resume` picker: a filterable, windowed list of sessions; all I/O is the owner's, through callbacks. */
 export function SessionSelector(props: SessionSelectorProps) {
-	const { sessions, loading, scope, currentSessionFile, notice, error, height, width, isActive } = props;
+	const { sessions, loading, progress, scope, currentSessionFile, notice, error, height, width, isActive } = props;
 	const rows = Math.max(1, height - CHROME_LINES);
 	const api = useSessionSelectorState(sessions, rows);
 	useSessionSelectorInput({ ...props, api, isActive });
@@ -120,7 +122,8 @@ export function SessionSelector(props: SessionSelectorProps) {
 			: "Resume session — all projects (Tab: this project)";
 
 	let body: ReactNode;
-	if (loading && sessions.length === 0) body = <Text dimColor>Loading sessions…</Text>;
+	if (loading && sessions.length === 0)
+		body = <Text dimColor>{progress ? `Indexing sessions… ${progress}` : "Loading sessions…"}</Text>;
 	else if (sessions.length === 0) body = <Text dimColor>No sessions yet</Text>;
 	else if (state.matches.length === 0)
 		body = <Text dimColor wrap="truncate">{`No sessions match "${state.filter}"`}</Text>;
@@ -142,7 +145,9 @@ export function SessionSelector(props: SessionSelectorProps) {
 		<Box flexDirection="column" width={width} height={height}>
 			<Text bold wrap="truncate">
 				{title}
-				{loading && sessions.length > 0 ? <Text dimColor> (loading…)</Text> : null}
+				{loading && sessions.length > 0 ? (
+					<Text dimColor>{progress ? ` (indexing ${progress}…)` : " (loading…)"}</Text>
+				) : null}
 			</Text>
 			<Text wrap="truncate">
 				<Text dimColor>Filter: </Text>

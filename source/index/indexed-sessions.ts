@@ -1,6 +1,12 @@
 import { resolve } from "node:path";
 import { log } from "../logger.js";
-import { type IndexedSessionInfo, type RefreshResult, SessionIndex } from "./session-index.js";
+import {
+	type IndexedSessionInfo,
+	type RefreshOptions,
+	type RefreshProgress,
+	type RefreshResult,
+	SessionIndex,
+} from "./session-index.js";
 
 /** Which sessions a listing covers: one session directory, or every project. */
 export type ListingScope = { dir: string } | "all";
@@ -9,8 +15,31 @@ function listScope(index: SessionIndex, scope: ListingScope): IndexedSessionInfo
 	return scope === "all" ? index.list() : index.listDir(scope.dir);
 }
 
-function refreshScope(index: SessionIndex, scope: ListingScope): Promise<RefreshResult> {
-	return index.refresh(scope === "all" ? {} : { dirs: [resolve(scope.dir)] });
+function refreshScope(
+	index: SessionIndex,
+	scope: ListingScope,
+	onProgress?: RefreshOptions["onProgress"],
+): Promise<RefreshResult> {
+	return index.refresh({ dirs: scope === "all" ? undefined : [resolve(scope.dir)], onProgress });
+}
+
+// Below this many files a refresh is quick enough that a counter would only flicker.
+const PROGRESS_MIN_FILES = 50;
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * An `onProgress` for long refreshes that reports "1,234 of 10,000" at most every 100 ms, and
+ * nothing for refreshes of a few files.
+ */
+export function progressReporter(report: (text: string) => void, now: () => number = Date.now) {
+	let last = 0;
+	return (progress: RefreshProgress): void => {
+		if (progress.total < PROGRESS_MIN_FILES) return;
+		const at = now();
+		if (at - last < PROGRESS_INTERVAL_MS && progress.done < progress.total) return;
+		last = at;
+		report(`${progress.done.toLocaleString("en-US")} of ${progress.total.toLocaleString("en-US")}`);
+	};
 }
 
 /**
@@ -42,7 +71,9 @@ export function listIndexedSessions(scope: ListingScope): Promise<IndexedSession
 /** The two steps of an instant listing: what the index holds now, then what a refresh changed. */
 export interface StagedListing {
 	cached: IndexedSessionInfo[];
-	refreshed: () => Promise<{ sessions: IndexedSessionInfo[]; changes: RefreshResult }>;
+	refreshed: (
+		onProgress?: RefreshOptions["onProgress"],
+	) => Promise<{ sessions: IndexedSessionInfo[]; changes: RefreshResult }>;
 }
 
 /**
@@ -60,9 +91,9 @@ export function stagedListing(scope: ListingScope): StagedListing {
 	}
 	return {
 		cached,
-		refreshed: async () => {
+		refreshed: async (onProgress) => {
 			try {
-				const changes = await refreshScope(index, scope);
+				const changes = await refreshScope(index, scope, onProgress);
 				return { sessions: listScope(index, scope), changes };
 			} finally {
 				index.close();

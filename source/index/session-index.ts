@@ -23,9 +23,20 @@ export interface RefreshResult {
 	unchanged: number;
 }
 
-/** Which session directories `refresh()` looks at; every project's by default. */
+/** How far a refresh has got, in files that needed reading. */
+export interface RefreshProgress {
+	done: number;
+	total: number;
+	bytesDone: number;
+	bytesTotal: number;
+}
+
+/** Options of `refresh()`. */
 export interface RefreshOptions {
+	/** The session directories to look at; every project's by default. */
 	dirs?: readonly string[] | undefined;
+	/** Called after each file that had to be read (a first build reads them all). */
+	onProgress?: ((progress: RefreshProgress) => void) | undefined;
 }
 
 /** A listed session: `SessionInfo` plus the time of its newest entry. */
@@ -191,7 +202,17 @@ export class SessionIndex {
 		}
 		let pending: PendingStore[] = [];
 		let pendingChars = 0;
+		const bytesOf = (job: ScanJob) => job.stat.size - (job.base?.indexed_bytes ?? 0);
+		const progress: RefreshProgress = {
+			done: 0,
+			total: jobs.length,
+			bytesDone: 0,
+			bytesTotal: jobs.reduce((sum, job) => sum + bytesOf(job), 0),
+		};
 		for await (const { job, scan } of scanInOrder(jobs, this.stats)) {
+			progress.done++;
+			progress.bytesDone += bytesOf(job);
+			options.onProgress?.({ ...progress });
 			const outcome = this.#outcome(job, scan);
 			if (outcome === "unchanged" || outcome === "removed") {
 				if (outcome === "removed") this.#writer.forgetAll([job.path]);

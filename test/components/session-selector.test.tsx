@@ -182,6 +182,12 @@ describe("SessionSelector", () => {
 		const loading = await show(setup({ sessions: [], loading: true }), (f) => f.includes("Loading sessions…"));
 		loading.rerender(<SessionSelector {...setup({ sessions: fakeSessions(), loading: true })} />);
 		await waitForFrame(loading, (f) => f.includes("Resume session — this project (Tab: all projects) (loading…)"));
+		loading.rerender(<SessionSelector {...setup({ sessions: [], loading: true, progress: "1,234 of 10,000" })} />);
+		await waitForFrame(loading, (f) => f.includes("Indexing sessions… 1,234 of 10,000"));
+		loading.rerender(
+			<SessionSelector {...setup({ sessions: fakeSessions(), loading: true, progress: "9,000 of 10,000" })} />,
+		);
+		await waitForFrame(loading, (f) => f.includes("(Tab: all projects) (indexing 9,000 of 10,000…)"));
 		loading.rerender(<SessionSelector {...setup({ sessions: [] })} />);
 		await waitForFrame(loading, (f) => f.includes("No sessions yet") && !f.includes("Loading"));
 		loading.rerender(

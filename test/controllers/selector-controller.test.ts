@@ -137,6 +137,21 @@ describe("SelectorController", () => {
 		expect(paths.sort()).toEqual([first, second].sort());
 	});
 
+	it("reports how far a long first indexing has got", async () => {
+		for (let i = 0; i < 55; i++) await makeSession(projectA, `bulk ${i}`);
+		const controller = controllerFor(projectA);
+		const progress: string[] = [];
+		const unsubscribe = controller.subscribe(() => {
+			const { progress: text } = controller.getSnapshot();
+			if (text !== undefined && progress.at(-1) !== text) progress.push(text);
+		});
+		await controller.load("project");
+		unsubscribe();
+		expect(progress.at(-1)).toBe("55 of 55");
+		expect(controller.getSnapshot().progress).toBeUndefined();
+		expect(controller.getSnapshot().sessions).toHaveLength(55);
+	});
+
 	it("reads the session files when the index cannot be opened", async () => {
 		const only = await makeSession(projectA, "no index");
 		vi.spyOn(SessionIndex, "open").mockImplementation(() => {
