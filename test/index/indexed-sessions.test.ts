@@ -5,7 +5,10 @@ describe("progressReporter", () => {
 	it("stays quiet for small refreshes, throttles to 100 ms, and always reports the end", () => {
 		let clock = 1000;
 		const seen: string[] = [];
-		const report = progressReporter((text) => seen.push(text), () => clock);
+		const report = progressReporter(
+			(text) => seen.push(text),
+			() => clock,
+		);
 		report({ done: 1, total: 10, bytesDone: 1, bytesTotal: 10 });
 		expect(seen).toEqual([]);
 		report({ done: 1, total: 12_000, bytesDone: 0, bytesTotal: 0 });
