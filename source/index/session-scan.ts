@@ -145,7 +145,10 @@ function applyEntry(row: SessionRow, entry: Record<string, unknown>): IndexedTex
 }
 
 /** True when the stat matches the stored row: the file needs no read. */
-export function isUnchanged(stat: FileStat, base: SessionRow | undefined): boolean {
+export function isUnchanged(
+	stat: FileStat,
+	base: Pick<SessionRow, "size" | "modified" | "inode"> | undefined,
+): boolean {
 	return base !== undefined && base.size === stat.size && base.modified === stat.mtimeMs && base.inode === stat.ino;
 }
 
