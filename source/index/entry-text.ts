@@ -28,10 +28,17 @@ interface MessageLike {
 
 const FIRST_PROMPT_CHARS = 200;
 /**
- * Tool results are indexed by their head only: past a few KB they are file dumps and logs whose
- * words the prompts and answers around them repeat, and tokenising them all would halve build speed.
+ * Tool results are indexed by their first 3 KB and last 1 KB (where commands print their errors):
+ * beyond that they are file dumps and logs whose words the prompts and answers around them
+ * repeat, and tokenising them whole would halve the index's build speed.
  */
-export const TOOL_RESULT_INDEX_CHARS = 8192;
+export const TOOL_RESULT_HEAD_CHARS = 3072;
+export const TOOL_RESULT_TAIL_CHARS = 1024;
+
+function toolResultExcerpt(text: string): string {
+	if (text.length <= TOOL_RESULT_HEAD_CHARS + TOOL_RESULT_TAIL_CHARS) return text;
+	return `${text.slice(0, TOOL_RESULT_HEAD_CHARS)}\n…\n${text.slice(-TOOL_RESULT_TAIL_CHARS)}`;
+}
 
 function blocksOf(content: unknown): Block[] {
 	if (typeof content === "string") return [{ type: "text", text: content }];
@@ -74,7 +81,7 @@ export function indexedTextOf(entry: Record<string, unknown>): IndexedText | und
 	const message = entry.message as MessageLike | undefined;
 	if (typeof message !== "object" || message === null || !isIndexedRole(message.role)) return undefined;
 	const full = messageText(message);
-	const text = message.role === "toolResult" ? full.slice(0, TOOL_RESULT_INDEX_CHARS) : full;
+	const text = message.role === "toolResult" ? toolResultExcerpt(full) : full;
 	if (text.length === 0) return undefined;
 	const entryId = typeof entry.id === "string" ? entry.id : null;
 	return { entryId, role: message.role, timestamp: timestampOf(entry, message), text };

@@ -4,7 +4,7 @@ import { queryTerms, toPrefixMatch } from "../../source/index/fts-terms.js";
 import { SessionIndex } from "../../source/index/session-index.js";
 import { buildSnippet } from "../../source/index/snippet.js";
 import { SessionManager } from "../../source/session/session-manager.js";
-import { assistantMessage, userMessage } from "../helpers/messages.js";
+import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
 describe("compaction marks in search results", () => {
@@ -76,5 +76,27 @@ describe("snippets and terms", () => {
 		expect(snippet).toContain("[alpha] w31 [beta]");
 		expect(snippet.endsWith("…")).toBe(true);
 		expect(buildSnippet("short [alpha] text", ["alpha"])).toBe("short [[alpha]] text");
+	});
+});
+
+describe("long tool results", () => {
+	useTempAgentDir();
+
+	it("are searchable by their first 3 KB and last 1 KB", async () => {
+		const middle = "filler ".repeat(2000);
+		const manager = await SessionManager.create("/work/tools");
+		manager.appendMessage(userMessage("run the tests"));
+		manager.appendMessage(toolResultMessage(`headword starts ${middle} middleword ${middle} tailword ends`));
+		manager.appendMessage(assistantMessage("done"));
+		await manager.close();
+		const index = SessionIndex.open();
+		try {
+			await index.refresh();
+			expect(index.search("headword")).toHaveLength(1);
+			expect(index.search("tailword")[0]?.snippet).toContain("[tailword] ends");
+			expect(index.search("middleword")).toEqual([]);
+		} finally {
+			index.close();
+		}
 	});
 });
