@@ -4,14 +4,18 @@ import { buildSessionContext } from "../session/session-context.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { lookupSession } from "../session/session-lookup.js";
 import { SessionManager } from "../session/session-manager.js";
+import { getDefaultSessionDir } from "../session/session-paths.js";
 import { FileSessionStorage } from "../session/session-storage.js";
 import type { FileEntry, SessionHeader, SessionInfo } from "../session/types.js";
 import { clip, formatRelativeTime, formatTable } from "./format.js";
+import { refreshIndexWithProgress } from "./index-progress.js";
 
 /** Where a CLI command writes, and what it runs against. */
 export interface CliIo {
 	stdout: (text: string) => void;
 	stderr: (text: string) => void;
+	/** Whether stderr is a terminal (live progress goes there); false when absent. */
+	stderrIsTTY?: boolean;
 	cwd: string;
 }
 
@@ -36,9 +40,12 @@ function infoRow(info: SessionInfo, withCwd: boolean): string[] {
 }
 
 async function listCommand(flags: SessionsFlags, io: CliIo): Promise<number> {
-	const sessions = flags.all
-		? await SessionManager.listAll()
-		: await SessionManager.list(io.cwd, flags.sessionDir && resolve(flags.sessionDir));
+	const dir = flags.all ? undefined : resolve(flags.sessionDir ?? getDefaultSessionDir(io.cwd));
+	await refreshIndexWithProgress(
+		{ stderr: io.stderr, isTTY: io.stderrIsTTY === true },
+		dir === undefined ? undefined : [dir],
+	);
+	const sessions = dir === undefined ? await SessionManager.listAll() : await SessionManager.list(io.cwd, dir);
 	if (flags.json) {
 		io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
 		return 0;
