@@ -13,6 +13,8 @@ import { ConfirmScreen } from "./confirm-screen.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
+import { SearchScreen } from "./search-view/search-screen.js";
+import { useSearchFlow } from "./search-view/use-search-flow.js";
 import { SessionSelector } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
@@ -36,7 +38,7 @@ export interface AppProps {
 	readonly initialScreen?: "chat" | "resume";
 }
 
-type Screen = "chat" | "resume" | "tree" | "locked" | "confirm";
+type Screen = "chat" | "resume" | "tree" | "locked" | "confirm" | "search";
 
 const DOUBLE_PRESS_MS = 1000;
 
@@ -66,6 +68,8 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const [showThinking, setShowThinking] = useState(false);
 	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
 	const [treeVersion, setTreeVersion] = useState(0);
+	// Where the tree view opens its selection (a search hit on another branch); undefined: the leaf.
+	const [treeSelection, setTreeSelection] = useState<string | undefined>();
 	const [lockedPath, setLockedPath] = useState<string | undefined>();
 	const [pending, setPending] = useState<Extract<CommandResult, { kind: "confirm" }> | undefined>();
 	const lastInterrupt = useRef(0);
@@ -90,6 +94,38 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 		};
 	}, [stdout, redraw]);
 
+	const leave = useCallback(() => setScreen("chat"), []);
+
+	const reportResume = useCallback(
+		(outcome: string, success: string) => {
+			if (outcome === "resumed") {
+				redraw();
+				chat.notice("info", success);
+			} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
+			else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+		},
+		[redraw, chat, selector],
+	);
+
+	const search = useSearchFlow({
+		session,
+		selector,
+		chat,
+		redraw,
+		reportResume,
+		showChat: leave,
+		showTree: (entryId) => {
+			setTreeSelection(entryId);
+			setTreeVersion((v) => v + 1);
+			setScreen("tree");
+		},
+		showLocked: (path) => {
+			setLockedPath(path);
+			setScreen("locked");
+		},
+		setEditorText: (text) => setEditorText((t) => ({ text, key: t.key + 1 })),
+	});
+
 	const apply = useCallback(
 		(result: CommandResult) => {
 			switch (result.kind) {
@@ -104,8 +140,15 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					break;
 				case "open":
 					if (result.screen === "resume") void selector.load("project");
-					else setTreeVersion((v) => v + 1);
+					else {
+						setTreeSelection(undefined);
+						setTreeVersion((v) => v + 1);
+					}
 					setScreen(result.screen);
+					break;
+				case "search":
+					void search.controller.open(result.query);
+					setScreen("search");
 					break;
 				case "quit":
 					onExit();
@@ -116,7 +159,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					break;
 			}
 		},
-		[chat, redraw, selector, onExit],
+		[chat, redraw, selector, search, onExit],
 	);
 
 	// Runs a slash command (or a confirmed action) with an abort signal Escape can fire.
@@ -202,18 +245,18 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 		),
 	);
 
-	const leave = useCallback(() => setScreen("chat"), []);
-
-	const reportResume = useCallback(
-		(outcome: string, success: string) => {
-			if (outcome === "resumed") {
-				redraw();
-				chat.notice("info", success);
-			} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
-			else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
-		},
-		[redraw, chat, selector],
-	);
+	if (screen === "search") {
+		return (
+			<SearchScreen
+				controller={search.controller}
+				currentSessionFile={session.sessionManager.getSessionFile()}
+				height={rows - 1}
+				width={columns}
+				onCancel={leave}
+				onSelect={search.select}
+			/>
+		);
+	}
 
 	if (screen === "resume") {
 		return (
@@ -270,6 +313,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				onChoose={(choice) => {
 					setScreen("chat");
 					if (choice === "cancel") {
+						search.afterLocked("cancel", "");
 						chat.notice("info", "Resume cancelled");
 						return;
 					}
@@ -277,14 +321,12 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 						choice === "fork"
 							? selector.resumeAsFork(lockedPath)
 							: selector.resumeSession(lockedPath, { readOnly: true });
-					void run.then((outcome) =>
-						reportResume(
-							outcome,
-							choice === "fork"
-								? "Forked the session into a new one here"
-								: "Opened read-only: /fork to continue in a copy",
-						),
-					);
+					const opened =
+						choice === "fork"
+							? "Forked the session into a new one here"
+							: "Opened read-only: /fork to continue in a copy";
+					// A search hit that led here goes on to its entry; otherwise report as the picker does.
+					void run.then((outcome) => search.afterLocked(outcome, opened) || reportResume(outcome, opened));
 				}}
 			/>
 		);
@@ -296,6 +338,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				key={treeVersion}
 				tree={session.sessionManager.getTree()}
 				leafId={session.sessionManager.getLeafId()}
+				initialSelectedId={treeSelection}
 				height={rows - 1}
 				width={columns}
 				isActive

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useCallback, useRef, useState } from "react";
 import { matchKey } from "../controllers/keymap.js";
+import { StaticAnchor } from "./static-anchor.js";
 
 /** What to do with a session another xcsh has open. */
 export type LockedChoice = "fork" | "read-only" | "cancel";
@@ -44,6 +45,7 @@ export function LockedSessionChoice({ message, onChoose }: LockedSessionChoicePr
 	);
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+			<StaticAnchor />
 			<Text color="yellow">{message}</Text>
 			{ITEMS.map((item, i) => (
 				<Text key={item.value} {...(i === selected ? { color: "cyan" } : {})}>

@@ -13,6 +13,7 @@ const HELP = `
     $ xcsh doctor <session.jsonl> | --all       Check session files for damage (read-only; --fix repairs)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
     $ xcsh search <words…> [--all] [--json]     Search the text of past sessions (this project, or --all)
+                                                --role user|assistant|tool, --since/--until <when>
     $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
     $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page
 
@@ -33,6 +34,9 @@ const HELP = `
     --all                Every project, not just the current directory
     --json               Machine-readable output
     --limit <n>          How many rows (history, search; default 20)
+    --role <role>        search: only user, assistant or tool messages
+    --since <when>       search: entries from then on: 2026-11-01 (that day's start), an ISO time, or 30m/12h/7d/2w ago
+    --until <when>       search: entries up to then: 2026-11-01 (that day's end), an ISO time, or 30m/12h/7d/2w ago
     --fix                doctor: back up, quarantine bad lines, rewrite atomically, remove stale locks
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --help               Show this help
@@ -64,6 +68,9 @@ const cli = meow(HELP, {
 		limit: { type: "number", default: 20 },
 		fix: { type: "boolean", default: false },
 		olderThan: { type: "string" },
+		role: { type: "string" },
+		since: { type: "string" },
+		until: { type: "string" },
 	},
 });
 
@@ -172,6 +179,7 @@ async function main(): Promise<number> {
 	const io = {
 		stdout: (text: string) => process.stdout.write(text),
 		stderr: (text: string) => process.stderr.write(text),
+		stderrIsTTY: process.stderr.isTTY === true,
 		cwd: process.cwd(),
 	};
 	const { flags } = cli;
@@ -217,7 +225,8 @@ async function main(): Promise<number> {
 		case "search": {
 			const { runSearchCommand } = await import("./cli/search-command.js");
 			setLogSink(stderrSink);
-			return runSearchCommand(args.join(" "), { json: flags.json, limit: flags.limit, all: flags.all }, io);
+			const { json, limit, all, role, since, until } = flags;
+			return runSearchCommand(args.join(" "), { json, limit, all, role, since, until }, io);
 		}
 		case "shares": {
 			const { runSharesCommand } = await import("./cli/shares-command.js");

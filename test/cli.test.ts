@@ -126,7 +126,11 @@ describe("xcsh CLI", () => {
 		other.appendMessage(userMessage("we fixed the lockfile bug by pinning npm"));
 		other.appendMessage(assistantMessage("pinned"));
 		await other.close();
-		expect(run(["search"])).toMatchObject({ status: 2, stderr: "Usage: xcsh search <words…> [--all] [--json]\n" });
+		expect(run(["search"])).toMatchObject({
+			status: 2,
+			stderr:
+				"Usage: xcsh search <words…> [--all] [--json] [--limit N] [--role user|assistant|tool] [--since <when>] [--until <when>]\n",
+		});
 		expect(run(["search", "lockfile"]).stdout).toContain('No matches for "lockfile"');
 		const found = run(["search", "lockf", "pinn", "--all"]);
 		expect(found.status).toBe(0);

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { SelectorScope } from "../../controllers/selector-controller.js";
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { SessionInfo } from "../../source/session/types.js";
+import { StaticAnchor } from "../static-anchor.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
 
@@ -143,6 +144,7 @@ export function SessionSelector(props: SessionSelectorProps) {
 
 	return (
 		<Box flexDirection="column" width={width} height={height}>
+			<StaticAnchor />
 			<Text bold wrap="truncate">
 				{title}
 				{loading && sessions.length > 0 ? (

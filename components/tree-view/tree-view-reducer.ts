@@ -89,18 +89,36 @@ function withRows(state: TreeViewState, changes: RowInputs): TreeViewState {
 	return withWindow({ ...next, rows, selected });
 }
 
-/** The state a tree view opens with: default filter, selection on the current leaf. */
-export function initTreeViewState(source: TreeViewSource): TreeViewState {
+/** What a tree view opens with: its source, and optionally the entry to put the selection on. */
+export interface TreeViewInit extends TreeViewSource {
+	readonly selectedId?: string | undefined;
+}
+
+/** Where the selection starts: on `selectedId` (under the "all" filter if the default one hides it), else the leaf. */
+function initialSelection(source: TreeViewInit): { filter: TreeFilter; rows: TreeRow[]; selected: number } {
 	const rows = flattenTree(source.tree, { leafId: source.leafId });
+	const fallback = { filter: "default" as const, rows, selected: initialRowIndex(rows) };
+	const id = source.selectedId;
+	if (id === undefined) return fallback;
+	const index = rows.findIndex((row) => row.id === id);
+	if (index >= 0) return { ...fallback, selected: index };
+	const all = flattenTree(source.tree, { leafId: source.leafId, filter: "all" });
+	const inAll = all.findIndex((row) => row.id === id);
+	return inAll >= 0 ? { filter: "all", rows: all, selected: inAll } : fallback;
+}
+
+/** The state a tree view opens with: default filter, selection on the current leaf (or on `selectedId`). */
+export function initTreeViewState(source: TreeViewInit): TreeViewState {
+	const { filter, rows, selected } = initialSelection(source);
 	return withWindow({
 		tree: source.tree,
 		leafId: source.leafId,
 		height: windowHeight(source.height),
-		filter: "default",
+		filter,
 		search: "",
 		folded: new Set(),
 		rows,
-		selected: initialRowIndex(rows),
+		selected,
 		windowStart: 0,
 		mode: "browse",
 		choice: 0,

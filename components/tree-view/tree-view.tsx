@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { SessionTreeNode } from "../../source/session/types.js";
+import { StaticAnchor } from "../static-anchor.js";
 import type { TreeRow } from "./tree-rows.js";
 import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
 import { useTreeViewInput } from "./use-tree-view-input.js";
@@ -14,6 +15,8 @@ export interface TreeViewProps {
 	readonly height: number;
 	readonly width: number;
 	readonly isActive: boolean;
+	/** The entry the selection starts on (e.g. a search hit on another branch); default the leaf. */
+	readonly initialSelectedId?: string | undefined;
 	readonly onNavigate: (entryId: string, options: NavigateOptions) => void;
 	readonly onLabel: (entryId: string, label: string | undefined) => void;
 	readonly onCancel: () => void;
@@ -113,11 +116,12 @@ function ModePrompt({ state }: { readonly state: TreeViewState }) {
 
 /** The `/tree` view: the session's entries as a graph to browse, filter, search, fold, label and navigate. */
 export function TreeView(props: TreeViewProps) {
-	const { tree, leafId, height, width, isActive, onNavigate, onLabel, onCancel } = props;
+	const { tree, leafId, height, width, isActive, initialSelectedId, onNavigate, onLabel, onCancel } = props;
 	const { state, dispatch, visibleRows, hiddenAbove, hiddenBelow } = useTreeViewState({
 		tree,
 		leafId,
 		height,
+		initialSelectedId,
 		onNavigate,
 		onLabel,
 		onCancel,
@@ -127,6 +131,7 @@ export function TreeView(props: TreeViewProps) {
 	const empty = tree.length === 0 ? "No entries" : "No matching entries";
 	return (
 		<Box flexDirection="column" width={width}>
+			<StaticAnchor />
 			<Text bold wrap="truncate-end">
 				Session tree — {filter} (Tab: filter)
 			</Text>

@@ -24,6 +24,8 @@ export interface TreeViewStateOptions extends TreeViewCallbacks {
 	readonly leafId: string | null;
 	/** Rows in the window. */
 	readonly height: number;
+	/** The entry the selection starts on (read when the view opens); default the leaf. */
+	readonly initialSelectedId?: string | undefined;
 }
 
 /** The state hook's result: the state, its dispatcher and the rows of the window. */
@@ -37,8 +39,12 @@ export interface TreeViewStateApi {
 
 /** Owns the tree view's state (rows, selection, window, mode) and reports outcomes to the owner. */
 export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateApi {
-	const { tree, leafId, height, onNavigate, onLabel, onCancel } = options;
-	const [state, dispatch] = useReducer(treeViewReducer, { tree, leafId, height }, initTreeViewState);
+	const { tree, leafId, height, initialSelectedId, onNavigate, onLabel, onCancel } = options;
+	const [state, dispatch] = useReducer(
+		treeViewReducer,
+		{ tree, leafId, height, selectedId: initialSelectedId },
+		initTreeViewState,
+	);
 	// New props are folded in during render (React's "derive state from props" update), so the first
 	// frame after a change already shows the new rows.
 	if (state.tree !== tree || state.leafId !== leafId || state.height !== windowHeight(height)) {

@@ -1,10 +1,11 @@
 import { basename } from "node:path";
+import { type FilterFlags, parseFilterFlags } from "../index/search-filters.js";
 import { type SearchHit, SessionIndex } from "../index/session-index.js";
 import { clip, formatRelativeTime, formatTable } from "./format.js";
 import type { CliIo } from "./sessions-command.js";
 
 /** Flags of `xcsh search`. */
-export interface SearchFlags {
+export interface SearchFlags extends FilterFlags {
 	json: boolean;
 	limit: number;
 	/** Search every project instead of the current one. */
@@ -14,16 +15,21 @@ export interface SearchFlags {
 }
 
 /** Printed when `xcsh search` gets no words. */
-export const SEARCH_USAGE = "Usage: xcsh search <words…> [--all] [--json]";
+export const SEARCH_USAGE =
+	"Usage: xcsh search <words…> [--all] [--json] [--limit N] [--role user|assistant|tool] [--since <when>] [--until <when>]";
+
+/** Added to the role of a hit that a later compaction summarised out of the model's context. */
+export const COMPACTED_MARK = "(compacted)";
 
 const SESSION_ID_CHARS = 8;
 
-function hitRow(hit: SearchHit): string[] {
+/** One row of the text output: when, project, session, role (marked when compacted), snippet. */
+export function hitRow(hit: SearchHit, now: Date = new Date()): string[] {
 	return [
-		formatRelativeTime(new Date(hit.timestamp)),
+		formatRelativeTime(new Date(hit.timestamp), now),
 		basename(hit.cwd) || hit.cwd,
 		clip(hit.title ?? hit.sessionId.slice(0, SESSION_ID_CHARS), 30),
-		hit.role,
+		hit.compacted ? `${hit.role} ${COMPACTED_MARK}` : hit.role,
 		clip(hit.snippet, 100),
 	];
 }
@@ -39,16 +45,23 @@ export async function runSearchCommand(query: string, flags: SearchFlags, io: Cl
 		io.stderr(`--limit must be a positive whole number (got ${flags.limit})\n`);
 		return 2;
 	}
+	const filters = parseFilterFlags(flags);
+	if (!filters.ok) {
+		io.stderr(`${filters.error}\n`);
+		return 2;
+	}
 	const index = SessionIndex.open();
 	try {
 		await index.refresh();
-		const hits = index.search(words, { cwd: flags.all ? undefined : (flags.cwd ?? io.cwd), limit: flags.limit });
+		const cwd = flags.all ? undefined : (flags.cwd ?? io.cwd);
+		const hits = index.search(words, { ...filters.value, cwd, limit: flags.limit });
 		if (flags.json) {
 			io.stdout(`${JSON.stringify(hits, null, 2)}\n`);
 		} else if (hits.length === 0) {
 			io.stdout(`No matches for "${words}"${flags.all ? "" : " in this project (try --all)"}.\n`);
 		} else {
-			io.stdout(`${formatTable(hits.map(hitRow))}\n`);
+			const now = new Date();
+			io.stdout(`${formatTable(hits.map((hit) => hitRow(hit, now)))}\n`);
 		}
 		return 0;
 	} catch (error) {

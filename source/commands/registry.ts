@@ -1,4 +1,5 @@
 import { modelCommands } from "./model-commands.js";
+import { searchCommands } from "./search-command.js";
 import { sessionCommands } from "./session-commands.js";
 import { info, type SlashCommand } from "./types.js";
 
@@ -8,9 +9,9 @@ const KEY_HELP = [
 	"      Escape abort · Ctrl+C clear, twice to quit · while the agent works, Enter steers and >> queues a follow-up",
 ];
 
-/** The command list in /help order: session, model, any extra (export/share), then help and quit. */
+/** The command list in /help order: session, search, model, any extra (export/share), then help and quit. */
 export function buildCommands(extra: readonly SlashCommand[] = []): SlashCommand[] {
-	const commands: SlashCommand[] = [...sessionCommands, ...modelCommands, ...extra];
+	const commands: SlashCommand[] = [...sessionCommands, ...searchCommands, ...modelCommands, ...extra];
 	commands.push(
 		{
 			name: "help",

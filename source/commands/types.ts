@@ -19,6 +19,8 @@ export type CommandResult =
 	| { kind: "done" }
 	| { kind: "notice"; level: "info" | "warning" | "error"; text: string }
 	| { kind: "open"; screen: CommandScreen }
+	/** The search screen, with the query prefilled. */
+	| { kind: "search"; query: string }
 	| { kind: "redraw"; text?: string }
 	| { kind: "quit" }
 	| {

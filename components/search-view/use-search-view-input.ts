@@ -1,0 +1,83 @@
+import { type Key, useInput } from "ink";
+import { useCallback, useLayoutEffect, useRef } from "react";
+import { type KeyAction, matchKey } from "../../controllers/keymap.js";
+import type { SearchHit } from "../../source/index/session-index.js";
+import type { QueryEdit, SearchViewStateApi } from "./use-search-view-state.js";
+
+/** What the search screen reports to its owner. */
+export interface SearchViewCallbacks {
+	readonly onSelect: (hit: SearchHit) => void;
+	readonly onCancel: () => void;
+	readonly onToggleScope: () => void;
+}
+
+/** Options of `useSearchViewInput`. */
+export interface SearchViewInputOptions extends SearchViewCallbacks {
+	readonly api: SearchViewStateApi;
+	readonly isActive: boolean;
+}
+
+function queryEdit(action: KeyAction | undefined): QueryEdit | undefined {
+	switch (action) {
+		case "left":
+		case "right":
+		case "wordLeft":
+		case "wordRight":
+		case "lineStart":
+		case "lineEnd":
+		case "killLine":
+		case "killWordLeft":
+			return action;
+		// Terminals send DEL (0x7f) for Backspace and Ink reports it as `delete`: both erase left.
+		case "backspace":
+		case "delete":
+			return "backspace";
+		default:
+			return undefined;
+	}
+}
+
+/** Binds the search screen's keys: list keys move, editing keys edit the query, the rest is typed. */
+export function useSearchViewInput(options: SearchViewInputOptions): void {
+	// One stable handler reading the latest options, refreshed in the commit before any key is read:
+	// Ink re-subscribes a changed handler in a passive effect, which a fast key can beat.
+	const latest = useRef(options);
+	useLayoutEffect(() => {
+		latest.current = options;
+	});
+
+	const handleInput = useCallback((input: string, key: Key) => {
+		const { api, onSelect, onCancel, onToggleScope } = latest.current;
+		const { dispatch } = api;
+		const action = matchKey(input, key);
+		switch (action) {
+			case "up":
+				return dispatch({ type: "move", delta: -1 });
+			case "down":
+				return dispatch({ type: "move", delta: 1 });
+			case "pageUp":
+				return dispatch({ type: "page", direction: -1 });
+			case "pageDown":
+				return dispatch({ type: "page", direction: 1 });
+			case "home":
+				return dispatch({ type: "first" });
+			case "end":
+				return dispatch({ type: "last" });
+			case "submit":
+				if (api.selectedHit) onSelect(api.selectedHit);
+				return;
+			case "cancel":
+				return onCancel();
+			case "tab":
+				return onToggleScope();
+			default:
+				break;
+		}
+		const edit = queryEdit(action);
+		if (edit !== undefined) dispatch({ type: "edit", edit });
+		else if (action === undefined && !key.ctrl && !key.meta && input.length > 0)
+			dispatch({ type: "type", text: input });
+	}, []);
+
+	useInput(handleInput, { isActive: options.isActive });
+}
