@@ -132,7 +132,7 @@ describe("xcsh CLI", () => {
 				"Usage: xcsh search <words…> [--all] [--json] [--limit N] [--role user|assistant|tool] [--since <when>] [--until <when>]\n",
 		});
 		expect(run(["search", "lockfile"]).stdout).toContain('No matches for "lockfile"');
-		const found = run(["search", "lockf", "pinn", "--all"]);
+		const found = run(["search", "lockfile", "pinn", "--all"]);
 		expect(found.status).toBe(0);
 		expect(found.stdout).toContain("[lockfile]");
 		expect(found.stdout).toContain("project");

@@ -34,9 +34,13 @@ export function queryTerms(query: string): string[] {
 }
 
 /**
- * An FTS5 MATCH expression requiring every term as a prefix. Each term is a single token, so the
- * expression never needs positions (the index keeps none) and nothing in it can be a syntax error.
+ * An FTS5 MATCH expression requiring every term: whole words, the last one also as a prefix (it
+ * is the one still being typed). FTS5 must merge a prefix's whole match list before it can stop
+ * at the newest rows, so prefixes on every word made three-word searches twice as slow. Each term
+ * is a single token: the expression needs no positions (the index keeps none) and cannot be a
+ * syntax error.
  */
-export function toPrefixMatch(terms: readonly string[]): string | undefined {
-	return terms.length > 0 ? terms.map((term) => `"${term}"*`).join(" AND ") : undefined;
+export function toMatchExpression(terms: readonly string[]): string | undefined {
+	if (terms.length === 0) return undefined;
+	return terms.map((term, i) => (i === terms.length - 1 ? `"${term}"*` : `"${term}"`)).join(" AND ");
 }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { type IndexedRole, indexedTextOf } from "./entry-text.js";
-import { queryTerms, toPrefixMatch } from "./fts-terms.js";
+import { queryTerms, toMatchExpression } from "./fts-terms.js";
 import { buildSnippet } from "./snippet.js";
 /** Filters of `search()`. */
 export interface SearchOptions {
@@ -132,13 +132,13 @@ const DETAIL_SQL = `SELECT e.session_path, e.entry_id, e.role, e.timestamp, e.li
 	FROM entries e JOIN sessions s ON s.path = e.session_path WHERE e.id = ?`;
 
 /**
- * Entries matching every word of `query` as a prefix: prompts, then answers, then tool output, each
+ * Entries matching every word of `query` (the last one also as a prefix): prompts, then answers, then tool output, each
  * newest first. The index keeps no word positions (that halves its size and build time), so there is
  * no term-frequency ranking. Never throws on odd input.
  */
 export function searchEntries(db: Database.Database, query: string, options: SearchOptions): SearchHit[] {
 	const terms = queryTerms(query);
-	const match = toPrefixMatch(terms);
+	const match = toMatchExpression(terms);
 	const limit = Math.floor(options.limit ?? DEFAULT_LIMIT);
 	if (match === undefined || !(limit > 0)) return [];
 	const { where, params } = filtersOf(options);

@@ -168,7 +168,7 @@ export class SessionIndex {
 			.map(toInfo);
 	}
 
-	/** Entries matching every word of `query` as a prefix: prompts, answers, then tool output, newest first. */
+	/** Entries matching every word of `query` (the last as a prefix): prompts, answers, tool output, newest first. */
 	search(query: string, options: SearchOptions = {}): SearchHit[] {
 		return searchEntries(this.#db, query, options);
 	}

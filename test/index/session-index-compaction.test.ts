@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { queryTerms, toPrefixMatch } from "../../source/index/fts-terms.js";
+import { queryTerms, toMatchExpression } from "../../source/index/fts-terms.js";
 import { SessionIndex } from "../../source/index/session-index.js";
 import { buildSnippet } from "../../source/index/snippet.js";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -60,10 +60,10 @@ describe("compaction marks in search results", () => {
 });
 
 describe("snippets and terms", () => {
-	it("folds case and accents, keeps only word tokens, and quotes each as a prefix", () => {
+	it("folds case and accents, keeps only word tokens, and makes the last one a prefix", () => {
 		expect(queryTerms('Café "crème" OR NEAR(x) café')).toEqual(["cafe", "creme", "or", "near", "x"]);
-		expect(toPrefixMatch(queryTerms("foo-bar baz"))).toBe('"foo"* AND "bar"* AND "baz"*');
-		expect(toPrefixMatch(queryTerms('"" ---'))).toBeUndefined();
+		expect(toMatchExpression(queryTerms("foo-bar baz"))).toBe('"foo" AND "bar" AND "baz"*');
+		expect(toMatchExpression(queryTerms('"" ---'))).toBeUndefined();
 	});
 
 	it("centres the window on the densest cluster of matches and marks the cuts", () => {

@@ -85,8 +85,9 @@ describe("SessionIndex.search", () => {
 		expect(index.search("websocket", { since: new Date(newest) }).every((h) => h.timestamp >= newest)).toBe(true);
 	});
 
-	it("matches every word as a prefix, tool calls and tool results included", () => {
-		expect(index.search("webs reconn")).toHaveLength(2);
+	it("matches whole words and the last one as a prefix, tool calls and tool results included", () => {
+		expect(index.search("websocket reconn")).toHaveLength(2);
+		expect(index.search("webs reconnect")).toEqual([]);
 		expect(index.search("websocket handsh")).toHaveLength(1);
 		expect(index.search("websocket zebra")).toEqual([]);
 		const calls = index.search("grep needle");
