@@ -28,12 +28,14 @@ interface MessageLike {
 
 const FIRST_PROMPT_CHARS = 200;
 /**
- * Tool results are indexed by their first 3 KB and last 1 KB (where commands print their errors):
- * beyond that they are file dumps and logs whose words the prompts and answers around them
- * repeat, and tokenising them whole would halve the index's build speed.
+ * Tool results are indexed by their first 2 KB and last 1 KB (where commands print their errors),
+ * tool calls by their name and first 1 KB of arguments (the path, the command, the pattern):
+ * beyond that they are file dumps, logs and file contents being written, whose words the prompts
+ * and answers around them repeat, and tokenising them whole would halve the index's build speed.
  */
-export const TOOL_RESULT_HEAD_CHARS = 3072;
+export const TOOL_RESULT_HEAD_CHARS = 2048;
 export const TOOL_RESULT_TAIL_CHARS = 1024;
+export const TOOL_CALL_ARGUMENT_CHARS = 1024;
 
 function toolResultExcerpt(text: string): string {
 	if (text.length <= TOOL_RESULT_HEAD_CHARS + TOOL_RESULT_TAIL_CHARS) return text;
@@ -52,7 +54,8 @@ function textOf(block: Block): string | undefined {
 // A tool call is searchable by its name and its arguments (file paths, commands, patterns).
 function toolCallOf(block: Block): string | undefined {
 	if (block.type !== "toolCall" || typeof block.name !== "string") return undefined;
-	const args = block.arguments === undefined ? "" : ` ${JSON.stringify(block.arguments)}`;
+	const args =
+		block.arguments === undefined ? "" : ` ${JSON.stringify(block.arguments).slice(0, TOOL_CALL_ARGUMENT_CHARS)}`;
 	return `${block.name}${args}`;
 }
 

@@ -10,14 +10,17 @@ export function getIndexDbPath(): string {
 }
 
 // Bumped whenever the schema or what is indexed changes: an old index is simply rebuilt.
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 // header_line and inode are how an append is told from a rewrite (rename, migration, new title).
+// Entries refer to their session by a small integer: a path on each of millions of rows would be
+// most of the index, and most of what a build writes.
 // The FTS table keeps no text and no positions (contentless, detail=column): the text stays in the
 // session files, found again through each entry's byte range, so the index is a small fraction of them.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
-	path TEXT PRIMARY KEY,
+	sid INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
 	dir TEXT NOT NULL,
 	id TEXT NOT NULL,
 	cwd TEXT NOT NULL,
@@ -38,14 +41,14 @@ CREATE INDEX IF NOT EXISTS sessions_dir ON sessions(dir, modified);
 CREATE INDEX IF NOT EXISTS sessions_modified ON sessions(modified);
 CREATE TABLE IF NOT EXISTS entries (
 	id INTEGER PRIMARY KEY,
-	session_path TEXT NOT NULL,
+	sid INTEGER NOT NULL,
 	entry_id TEXT,
 	role TEXT NOT NULL,
 	timestamp INTEGER NOT NULL,
 	line_start INTEGER NOT NULL,
 	line_end INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS entries_session ON entries(session_path);
+CREATE INDEX IF NOT EXISTS entries_session ON entries(sid);
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(
 	text,
 	content='',
@@ -54,9 +57,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5(
 	tokenize='unicode61 remove_diacritics 2'
 );
 CREATE TABLE IF NOT EXISTS compacted (
-	session_path TEXT NOT NULL,
+	sid INTEGER NOT NULL,
 	entry_id TEXT NOT NULL,
-	PRIMARY KEY (session_path, entry_id)
+	PRIMARY KEY (sid, entry_id)
 ) WITHOUT ROWID;
 `;
 

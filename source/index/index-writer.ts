@@ -12,11 +12,30 @@ export interface PendingStore {
 	base: SessionRow | undefined;
 }
 
-const UPSERT_SQL = `INSERT OR REPLACE INTO sessions
-	(path, dir, id, cwd, title, created, modified, size, indexed_bytes, message_count, first_prompt, last_activity,
-	parent_session, header_line, inode)
-	VALUES (@path, @dir, @id, @cwd, @title, @created, @modified, @size, @indexed_bytes, @message_count, @first_prompt,
-	@last_activity, @parent_session, @header_line, @inode)`;
+const COLUMNS = [
+	"path",
+	"dir",
+	"id",
+	"cwd",
+	"title",
+	"created",
+	"modified",
+	"size",
+	"indexed_bytes",
+	"message_count",
+	"first_prompt",
+	"last_activity",
+	"parent_session",
+	"header_line",
+	"inode",
+] as const;
+
+// An upsert keeps the row's sid, which the session's entries refer to.
+const UPSERT_SQL = `INSERT INTO sessions (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})
+	ON CONFLICT(path) DO UPDATE SET ${COLUMNS.slice(1)
+		.map((c) => `${c} = excluded.${c}`)
+		.join(", ")}
+	RETURNING sid`;
 
 // Another xcsh may have indexed the file between our read and our write: then its row stands.
 function sameVersion(current: SessionRow | undefined, base: SessionRow | undefined): boolean {
@@ -29,31 +48,31 @@ function sameVersion(current: SessionRow | undefined, base: SessionRow | undefin
 /** The statements that change the index; callers wrap them in transactions. */
 export class IndexWriter {
 	readonly #current: Database.Statement<[string], SessionRow>;
-	readonly #upsert: Database.Statement<SessionRow>;
-	readonly #insertEntry: Database.Statement<[string, string | null, string, number, number, number]>;
-	readonly #insertFts: Database.Statement<[number | bigint, string]>;
-	readonly #unindex: Database.Statement<[string]>;
-	readonly #deleteEntries: Database.Statement<[string]>;
-	readonly #deleteCompacted: Database.Statement<[string]>;
-	readonly #insertCompacted: Database.Statement<[string, string]>;
-	readonly #deleteSession: Database.Statement<[string]>;
+	readonly #upsert: Database.Statement<SessionRow, { sid: number }>;
+	readonly #sidOf: Database.Statement<[string], { sid: number }>;
+	readonly #insertEntry: Database.Statement<[number, string | null, string, number, number, number]>;
+	readonly #insertFts: Database.Statement<[number | bigint, string | Uint8Array]>;
+	readonly #unindex: Database.Statement<[number]>;
+	readonly #deleteEntries: Database.Statement<[number]>;
+	readonly #deleteCompacted: Database.Statement<[number]>;
+	readonly #insertCompacted: Database.Statement<[number, string]>;
+	readonly #deleteSession: Database.Statement<[number]>;
 	readonly #db: Database.Database;
 
 	constructor(db: Database.Database) {
 		this.#db = db;
 		this.#current = db.prepare("SELECT * FROM sessions WHERE path = ?");
 		this.#upsert = db.prepare(UPSERT_SQL);
+		this.#sidOf = db.prepare("SELECT sid FROM sessions WHERE path = ?");
 		this.#insertEntry = db.prepare(
-			"INSERT INTO entries (session_path, entry_id, role, timestamp, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?)",
+			"INSERT INTO entries (sid, entry_id, role, timestamp, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?)",
 		);
 		this.#insertFts = db.prepare("INSERT INTO entries_fts (rowid, text) VALUES (?, ?)");
-		this.#unindex = db.prepare(
-			"DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session_path = ?)",
-		);
-		this.#deleteEntries = db.prepare("DELETE FROM entries WHERE session_path = ?");
-		this.#deleteCompacted = db.prepare("DELETE FROM compacted WHERE session_path = ?");
-		this.#insertCompacted = db.prepare("INSERT OR IGNORE INTO compacted (session_path, entry_id) VALUES (?, ?)");
-		this.#deleteSession = db.prepare("DELETE FROM sessions WHERE path = ?");
+		this.#unindex = db.prepare("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE sid = ?)");
+		this.#deleteEntries = db.prepare("DELETE FROM entries WHERE sid = ?");
+		this.#deleteCompacted = db.prepare("DELETE FROM compacted WHERE sid = ?");
+		this.#insertCompacted = db.prepare("INSERT OR IGNORE INTO compacted (sid, entry_id) VALUES (?, ?)");
+		this.#deleteSession = db.prepare("DELETE FROM sessions WHERE sid = ?");
 	}
 
 	/** Writes every pending file in one transaction (one commit is far cheaper than one per file). */
@@ -71,20 +90,24 @@ export class IndexWriter {
 		if (paths.length === 0) return;
 		this.#db.transaction(() => {
 			for (const path of paths) {
-				this.#forgetEntries(path);
-				this.#deleteSession.run(path);
+				const sid = this.#sidOf.get(path)?.sid;
+				if (sid === undefined) continue;
+				this.#forgetEntries(sid);
+				this.#deleteSession.run(sid);
 			}
 		})();
 	}
 
 	#store({ row, texts, full, compacted, base }: PendingStore): void {
 		if (!sameVersion(this.#current.get(row.path), base)) return;
-		if (full && base) this.#forgetEntries(row.path);
-		this.#upsert.run(row);
+		const existing = this.#sidOf.get(row.path)?.sid;
+		if (full && existing !== undefined) this.#forgetEntries(existing);
+		const sid = this.#upsert.get(row)?.sid;
+		if (sid === undefined) throw new Error(`index upsert of ${row.path} returned no row`);
 		const indexedIds = new Set<string>();
 		for (const text of texts) {
 			const { lastInsertRowid } = this.#insertEntry.run(
-				row.path,
+				sid,
 				text.entryId,
 				text.role,
 				text.timestamp,
@@ -95,12 +118,12 @@ export class IndexWriter {
 			if (text.entryId !== null) indexedIds.add(text.entryId);
 		}
 		// Only entries that can be a search hit need the mark.
-		for (const id of compacted) if (indexedIds.has(id)) this.#insertCompacted.run(row.path, id);
+		for (const id of compacted) if (indexedIds.has(id)) this.#insertCompacted.run(sid, id);
 	}
 
-	#forgetEntries(path: string): void {
-		this.#unindex.run(path);
-		this.#deleteEntries.run(path);
-		this.#deleteCompacted.run(path);
+	#forgetEntries(sid: number): void {
+		this.#unindex.run(sid);
+		this.#deleteEntries.run(sid);
+		this.#deleteCompacted.run(sid);
 	}
 }

@@ -43,6 +43,16 @@ function errorFrom(reply: { message: string; code: string | undefined }): NodeJS
 	return error;
 }
 
+/** The worker's byte views as Buffers (views too, no copies), which SQLite binds as UTF-8 text. */
+function asBuffers(scan: SessionScan): SessionScan {
+	if (scan.kind !== "read") return scan;
+	for (const text of scan.texts) {
+		if (typeof text.text !== "string")
+			text.text = Buffer.from(text.text.buffer, text.text.byteOffset, text.text.length);
+	}
+	return scan;
+}
+
 /** The worker died or never started; unlike a file error, its scans can simply be redone here. */
 class WorkerFailure extends Error {}
 
@@ -102,7 +112,7 @@ class ScanWorker {
 		this.#stats.bytesRead += reply.stats.bytesRead;
 		this.#stats.filesRead += reply.stats.filesRead;
 		if ("error" in reply) pending.reject(errorFrom(reply.error));
-		else pending.resolve(reply.scan);
+		else pending.resolve(asBuffers(reply.scan));
 	}
 
 	#fail(error: WorkerFailure): void {

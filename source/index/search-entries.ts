@@ -126,10 +126,10 @@ function filtersOf(options: SearchOptions): { where: string[]; params: Record<st
 	return { where, params };
 }
 
-const DETAIL_SQL = `SELECT e.session_path, e.entry_id, e.role, e.timestamp, e.line_start, e.line_end,
+const DETAIL_SQL = `SELECT s.path AS session_path, e.entry_id, e.role, e.timestamp, e.line_start, e.line_end,
 		s.id, s.title, s.cwd,
-		EXISTS (SELECT 1 FROM compacted c WHERE c.session_path = e.session_path AND c.entry_id = e.entry_id) AS compacted
-	FROM entries e JOIN sessions s ON s.path = e.session_path WHERE e.id = ?`;
+		EXISTS (SELECT 1 FROM compacted c WHERE c.sid = e.sid AND c.entry_id = e.entry_id) AS compacted
+	FROM entries e JOIN sessions s ON s.sid = e.sid WHERE e.id = ?`;
 
 /**
  * Entries matching every word of `query` (the last one also as a prefix): prompts, then answers, then tool output, each
@@ -143,7 +143,7 @@ export function searchEntries(db: Database.Database, query: string, options: Sea
 	if (match === undefined || !(limit > 0)) return [];
 	const { where, params } = filtersOf(options);
 	const candidatesSql = `SELECT entries_fts.rowid AS rowid, e.role AS role, e.timestamp AS timestamp
-		FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN sessions s ON s.path = e.session_path
+		FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid JOIN sessions s ON s.sid = e.sid
 		WHERE ${["entries_fts MATCH @match", ...where].join(" AND ")}
 		ORDER BY entries_fts.rowid DESC LIMIT @window`;
 	try {

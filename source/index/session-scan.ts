@@ -34,8 +34,13 @@ export interface SessionRow {
 	inode: number;
 }
 
-/** Indexed text and the byte range of its line, where the snippet is read back from. */
-export interface LocatedText extends IndexedText {
+/**
+ * Indexed text and the byte range of its line, where the snippet is read back from. From the
+ * parser thread the text arrives as UTF-8 bytes (one transferred buffer per file), which SQLite
+ * tokenises as they are: no strings to decode, re-encode and collect on the writing thread.
+ */
+export interface LocatedText extends Omit<IndexedText, "text"> {
+	text: string | Uint8Array;
 	lineStart: number;
 	lineEnd: number;
 }

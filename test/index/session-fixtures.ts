@@ -54,7 +54,9 @@ export function ftsRowCount(dbPath: string, path: string): number {
 	const db = new Database(dbPath, { readonly: true });
 	try {
 		const row = db
-			.prepare<[string], { n: number }>("SELECT count(*) AS n FROM entries WHERE session_path = ?")
+			.prepare<[string], { n: number }>(
+				"SELECT count(*) AS n FROM entries e JOIN sessions s ON s.sid = e.sid WHERE s.path = ?",
+			)
 			.get(path);
 		return row?.n ?? 0;
 	} finally {

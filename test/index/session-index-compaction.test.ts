@@ -82,7 +82,7 @@ describe("snippets and terms", () => {
 describe("long tool results", () => {
 	useTempAgentDir();
 
-	it("are searchable by their first 3 KB and last 1 KB", async () => {
+	it("are searchable by their first 2 KB and last 1 KB", async () => {
 		const middle = "filler ".repeat(2000);
 		const manager = await SessionManager.create("/work/tools");
 		manager.appendMessage(userMessage("run the tests"));
