@@ -46,7 +46,7 @@ export interface SearchControllerOptions {
 	/** Switches to another session file, as the /resume picker does. */
 	readonly resume: (path: string) => Promise<ResumeOutcome>;
 	readonly openIndex?: () => SearchIndex;
-	/** Most hits listed; default 200. */
+	/** Most hits listed; default 50 (each needs its snippet read back from its session file). */
 	readonly limit?: number;
 	/** The clock for `since:` / `until:` spans (tests pin it). */
 	readonly now?: () => number;
@@ -68,7 +68,7 @@ export function missingEntryNotice(switched: boolean): string {
 
 type Listener = () => void;
 
-const DEFAULT_LIMIT = 200;
+const DEFAULT_LIMIT = 50;
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);

@@ -1,4 +1,5 @@
 import { progressReporter, withSessionIndex } from "../index/indexed-sessions.js";
+import type { RefreshOptions } from "../index/session-index.js";
 
 /** Where progress goes: a terminal gets a live counter; pipes and files get nothing. */
 export interface ProgressSink {
@@ -6,11 +7,8 @@ export interface ProgressSink {
 	isTTY: boolean;
 }
 
-/**
- * Brings the session index up to date before a command reads it, with a live "Indexing sessions…"
- * counter on a terminal when there is much to read (a first build of thousands of sessions).
- */
-export async function refreshIndexWithProgress(sink: ProgressSink, dirs?: readonly string[]): Promise<void> {
+/** A live "Indexing sessions… 1,234 of 10,000" line for a refresh, and `done()` to erase it. */
+export function terminalProgress(sink: ProgressSink): { onProgress: RefreshOptions["onProgress"]; done: () => void } {
 	let shown = false;
 	const onProgress = sink.isTTY
 		? progressReporter((text) => {
@@ -18,6 +16,24 @@ export async function refreshIndexWithProgress(sink: ProgressSink, dirs?: readon
 				sink.stderr(`\r\x1b[2KIndexing sessions… ${text}`);
 			})
 		: undefined;
-	await withSessionIndex((index) => index.refresh({ dirs, onProgress }));
-	if (shown) sink.stderr("\r\x1b[2K");
+	return {
+		onProgress,
+		done: () => {
+			if (shown) sink.stderr("\r\x1b[2K");
+			shown = false;
+		},
+	};
+}
+
+/**
+ * Brings the session index up to date before a command reads it, with a live counter on a
+ * terminal when there is much to read (a first build of thousands of sessions).
+ */
+export async function refreshIndexWithProgress(sink: ProgressSink, dirs?: readonly string[]): Promise<void> {
+	const progress = terminalProgress(sink);
+	try {
+		await withSessionIndex((index) => index.refresh({ dirs, onProgress: progress.onProgress }));
+	} finally {
+		progress.done();
+	}
 }

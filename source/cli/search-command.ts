@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { type FilterFlags, parseFilterFlags } from "../index/search-filters.js";
 import { type SearchHit, SessionIndex } from "../index/session-index.js";
 import { clip, formatRelativeTime, formatTable } from "./format.js";
+import { terminalProgress } from "./index-progress.js";
 import type { CliIo } from "./sessions-command.js";
 
 /** Flags of `xcsh search`. */
@@ -51,8 +52,10 @@ export async function runSearchCommand(query: string, flags: SearchFlags, io: Cl
 		return 2;
 	}
 	const index = SessionIndex.open();
+	const progress = terminalProgress({ stderr: io.stderr, isTTY: io.stderrIsTTY === true });
 	try {
-		await index.refresh();
+		await index.refresh({ onProgress: progress.onProgress });
+		progress.done();
 		const cwd = flags.all ? undefined : (flags.cwd ?? io.cwd);
 		const hits = index.search(words, { ...filters.value, cwd, limit: flags.limit });
 		if (flags.json) {
@@ -68,6 +71,7 @@ export async function runSearchCommand(query: string, flags: SearchFlags, io: Cl
 		io.stderr(`Search failed: ${error instanceof Error ? error.message : String(error)}\n`);
 		return 1;
 	} finally {
+		progress.done();
 		index.close();
 	}
 }
