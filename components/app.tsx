@@ -10,6 +10,7 @@ import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import { ChatView } from "./chat/chat-view.js";
 import { ConfirmScreen } from "./confirm-screen.js";
+import type { EarlyResume } from "./early-picker.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
@@ -18,6 +19,7 @@ import { useSearchFlow } from "./search-view/use-search-flow.js";
 import { SessionSelector } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Everything the app runs on, built by runApp. */
 export interface AppRuntime {
@@ -36,29 +38,16 @@ export interface AppProps {
 	readonly onExit: () => void;
 	/** Open the session picker first (`xcsh --resume` without a value). */
 	readonly initialScreen?: "chat" | "resume";
+	/** A pick made in the picker drawn before the app loaded (`xcsh --resume`): report it, or offer the locked choice. */
+	readonly initialResume?: EarlyResume;
 }
 
 type Screen = "chat" | "resume" | "tree" | "locked" | "confirm" | "search";
 
 const DOUBLE_PRESS_MS = 1000;
 
-function useTerminalSize(): { columns: number; rows: number } {
-	const { stdout } = useStdout();
-	const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-	const [size, setSize] = useState(read);
-	useEffect(() => {
-		// Ink 6 re-lays out on resize but does not re-render React: listen ourselves.
-		const onResize = () => setSize(read());
-		stdout.on("resize", onResize);
-		return () => {
-			stdout.off("resize", onResize);
-		};
-	});
-	return size;
-}
-
 /** The full-screen app: chat, editor, status line, and the resume / tree screens. */
-export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
+export function App({ runtime, onExit, initialScreen = "chat", initialResume }: AppProps) {
 	const { session, chat, commands, input, selector } = runtime;
 	const snapshot = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
 	const picker = useSyncExternalStore(selector.subscribe, selector.getSnapshot);
@@ -106,6 +95,25 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 		},
 		[redraw, chat, selector],
 	);
+
+	// The pick happened before this app existed: report it once.
+	const handedOver = useRef(false);
+	useEffect(() => {
+		if (!initialResume || handedOver.current) return;
+		handedOver.current = true;
+		const { outcome, path, error } = initialResume;
+		if (outcome === "resumed") reportResume(outcome, "Resumed session");
+		else if (outcome === "cancelled") reportResume(outcome, "");
+		else if (outcome === "failed") chat.notice("error", `Could not resume: ${error ?? "unknown error"}`);
+		else {
+			// Ask this app's picker again, so the locked screen has the holder's message and the fork / read-only actions.
+			void selector.resumeSession(path).then((again) => {
+				if (again !== "locked") return reportResume(again, "Resumed session");
+				setLockedPath(path);
+				setScreen("locked");
+			});
+		}
+	}, [initialResume, reportResume, chat, selector]);
 
 	const search = useSearchFlow({
 		session,
@@ -267,6 +275,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				currentSessionFile={session.sessionManager.getSessionFile()}
 				{...(picker.notice ? { notice: picker.notice } : {})}
 				{...(picker.error ? { error: picker.error } : {})}
+				{...(picker.progress ? { progress: picker.progress } : {})}
 				height={rows - 1}
 				width={columns}
 				isActive

@@ -113,7 +113,10 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	const early = sessionFlags.resume !== undefined ? await createSessionManager(sessionFlags, io.cwd) : undefined;
 	const { runApp } = await import("../components/run-app.js");
 	const code = await runApp({
-		...(flags.resume === "" ? { initialScreen: "resume" as const } : {}),
+		// The picker is drawn from the session index at once; the rest loads behind it.
+		...(flags.resume === ""
+			? { initialScreen: "resume" as const, earlyPicker: { cwd: io.cwd, sessionDir: flags.sessionDir } }
+			: {}),
 		// The runtime (and with it the LLM layer) is imported only after the first frame is drawn.
 		load: async () =>
 			(await import("../controllers/runtime.js")).buildRuntime({

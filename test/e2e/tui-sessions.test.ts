@@ -115,6 +115,50 @@ describe("session operations from the full-screen UI", () => {
 		}
 	});
 
+	it("xcsh --resume draws the picker before the app has loaded; Escape lands in a new session, a held pick offers the locked choice", async () => {
+		await seed("early pick");
+		const t = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
+		term = t;
+		// The rows come from the index while the LLM layer still loads: no welcome screen yet.
+		const first = await t.waitFor("early pick");
+		expect(first).toContain("Resume session — this project");
+		expect(first).not.toContain("Type a prompt");
+		t.write("\x1b");
+		const chat = await t.waitFor("Type a prompt");
+		expect(chat).not.toContain("answer to early pick");
+		t.kill();
+
+		const held = await seed("held for the early picker");
+		const holder = spawn(
+			process.execPath,
+			["--import", "tsx", "test/helpers/hold-session-child.ts", held.getSessionFile()!],
+			{
+				cwd: resolve(import.meta.dirname, "../.."),
+				env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
+				stdio: ["pipe", "pipe", "inherit"],
+			},
+		);
+		try {
+			await new Promise<void>((ok) =>
+				holder.stdout.on("data", (d: Buffer) => d.toString().includes("holding") && ok()),
+			);
+			const second = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
+			term = second;
+			await second.waitFor("held for the early picker");
+			// The selection follows its session when the refreshed list arrives: filter to the held one.
+			await second.type("held", "Filter: held");
+			await second.waitFor((screen) => !/early pick(?!er)/.test(screen));
+			second.write("\r");
+			await second.waitFor(`Session is open in another xcsh (pid ${holder.pid})`);
+			await second.waitFor("Fork it into a new session");
+			second.write("r");
+			const readOnly = await second.waitFor("Opened read-only: /fork to continue in a copy");
+			expect(readOnly).toContain("answer to held for the early picker");
+		} finally {
+			holder.kill("SIGKILL");
+		}
+	});
+
 	it("with stdout not a terminal, xcsh says to use -p instead of crashing", async () => {
 		const t = new PtyTerminal({ shell: "$XCSH | cat", cwd: project, agentDir: temp.agentDir });
 		term = t;
