@@ -52,7 +52,7 @@ export class IndexWriter {
 	readonly #sidOf: Database.Statement<[string], { sid: number }>;
 	readonly #insertEntry: Database.Statement<[number, string | null, string, number, number, number]>;
 	readonly #insertFts: Database.Statement<[number | bigint, string | Uint8Array]>;
-	readonly #unindex: Database.Statement<[number]>;
+	readonly #countOrphans: Database.Statement<[number]>;
 	readonly #deleteEntries: Database.Statement<[number]>;
 	readonly #deleteCompacted: Database.Statement<[number]>;
 	readonly #insertCompacted: Database.Statement<[number, string]>;
@@ -68,7 +68,9 @@ export class IndexWriter {
 			"INSERT INTO entries (sid, entry_id, role, timestamp, line_start, line_end) VALUES (?, ?, ?, ?, ?, ?)",
 		);
 		this.#insertFts = db.prepare("INSERT INTO entries_fts (rowid, text) VALUES (?, ?)");
-		this.#unindex = db.prepare("DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE sid = ?)");
+		this.#countOrphans = db.prepare(
+			"INSERT INTO meta (key, value) VALUES ('orphans', ?) ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+		);
 		this.#deleteEntries = db.prepare("DELETE FROM entries WHERE sid = ?");
 		this.#deleteCompacted = db.prepare("DELETE FROM compacted WHERE sid = ?");
 		this.#insertCompacted = db.prepare("INSERT OR IGNORE INTO compacted (sid, entry_id) VALUES (?, ?)");
@@ -121,9 +123,10 @@ export class IndexWriter {
 		for (const id of compacted) if (indexedIds.has(id)) this.#insertCompacted.run(sid, id);
 	}
 
+	/** Drops a session's entries; their FTS rows stay behind as orphans no join finds (see index-db.ts). */
 	#forgetEntries(sid: number): void {
-		this.#unindex.run(sid);
-		this.#deleteEntries.run(sid);
+		const { changes } = this.#deleteEntries.run(sid);
+		if (changes > 0) this.#countOrphans.run(changes);
 		this.#deleteCompacted.run(sid);
 	}
 }

@@ -52,6 +52,8 @@ const STAMP_COLUMNS = "path, dir, size, modified, inode";
 const LIST_COLUMNS =
 	"path, id, cwd, title, created, modified, size, message_count, first_prompt, last_activity, parent_session";
 const STAT_SLICE = 1000;
+// Below this many orphaned FTS rows a rebuild is never worth it (see index-db.ts).
+const ORPHAN_REBUILD_MIN = 10_000;
 // Pending text flushed in one transaction: big enough to amortise commits, small enough for memory.
 const BATCH_TEXT_CHARS = 4 << 20;
 
@@ -115,6 +117,11 @@ async function statSessionFiles(dirs: readonly string[]): Promise<{ path: string
 	return found.sort((a, b) => a.stat.mtimeMs - b.stat.mtimeMs);
 }
 
+/** Whether dead FTS rows (see index-db.ts) are worth a full rebuild: at least 10,000, and over a quarter of the live ones. */
+export function needsRebuild(orphans: number, live: number): boolean {
+	return orphans >= ORPHAN_REBUILD_MIN && orphans * 4 > live;
+}
+
 /**
  * A full-text index of every session's messages in `<agentDir>/index.db`. It is a cache of the
  * session files (never written to): a corrupt or missing database is rebuilt from them.
@@ -141,12 +148,30 @@ export class SessionIndex {
 	/** Brings the index up to date with the session files, reading only what was appended since. */
 	async refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
 		try {
-			return await this.#refresh(options);
+			const result = await this.#refresh(options);
+			if (!this.#tooManyOrphans()) return result;
+			// Rewritten and deleted sessions left too many dead rows behind: start afresh, everything.
+			this.#rebuild();
+			return await this.#refresh({ onProgress: options.onProgress });
 		} catch (error) {
 			if (!isCorruptionError(error)) throw error;
 			this.#rebuild();
 			return this.#refresh(options);
 		}
+	}
+
+	/** FTS rows whose session was rewritten or deleted since the last build. */
+	orphanedRows(): number {
+		return this.#db.prepare<[], { value: number }>("SELECT value FROM meta WHERE key = 'orphans'").get()?.value ?? 0;
+	}
+
+	#tooManyOrphans(): boolean {
+		const orphans = this.orphanedRows();
+		if (orphans < ORPHAN_REBUILD_MIN) return false;
+		return needsRebuild(
+			orphans,
+			this.#db.prepare<[], { n: number }>("SELECT count(*) AS n FROM entries").get()?.n ?? 0,
+		);
 	}
 
 	/** Indexed sessions newest first, optionally of one project (header cwd) only. */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { queryTerms, toMatchExpression } from "../../source/index/fts-terms.js";
-import { SessionIndex } from "../../source/index/session-index.js";
+import { needsRebuild, SessionIndex } from "../../source/index/session-index.js";
 import { buildSnippet } from "../../source/index/snippet.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
@@ -98,5 +98,36 @@ describe("long tool results", () => {
 		} finally {
 			index.close();
 		}
+	});
+});
+
+describe("rewritten sessions", () => {
+	useTempAgentDir();
+
+	it("leave their old rows as orphans no search returns, counted toward a rebuild", async () => {
+		const manager = await SessionManager.create("/work/rewrite");
+		manager.appendMessage(userMessage("the original wording about kumquats"));
+		manager.appendMessage(assistantMessage("noted"));
+		const path = manager.getSessionFile()!;
+		await manager.close();
+		const index = SessionIndex.open();
+		try {
+			await index.refresh();
+			expect(index.search("kumquats")).toHaveLength(1);
+			writeFileSync(path, readFileSync(path, "utf8").replace("kumquats", "persimmons"));
+			expect(await index.refresh()).toMatchObject({ updated: 1 });
+			expect(index.search("kumquats")).toEqual([]);
+			expect(index.search("persimmons")).toHaveLength(1);
+			expect(index.orphanedRows()).toBe(2);
+		} finally {
+			index.close();
+		}
+	});
+
+	it("trigger a rebuild only when they are many and over a quarter of the live rows", () => {
+		expect(needsRebuild(9_999, 1)).toBe(false);
+		expect(needsRebuild(10_000, 40_000)).toBe(false);
+		expect(needsRebuild(10_001, 40_000)).toBe(true);
+		expect(needsRebuild(50_000, 1_000_000)).toBe(false);
 	});
 });
