@@ -70,7 +70,7 @@ function figureRows(r: Results): string[][] {
 	const [changed, unchanged] = [median(r.changed), median(r.unchanged)];
 	const rows = [
 		[
-			`cold index build (${r.size})`,
+			`cold index build (${r.size}, median of 3)`,
 			`${seconds(r.buildMs)} · ${build.toFixed(0)} MB/s`,
 			"≥ 100 MB/s",
 			verdict(build >= 100),
