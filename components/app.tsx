@@ -16,7 +16,7 @@ import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { useSearchFlow } from "./search-view/use-search-flow.js";
-import { SessionSelector } from "./session-selector/session-selector.js";
+import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
 import { useTerminalSize } from "./use-terminal-size.js";
@@ -269,13 +269,8 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 	if (screen === "resume") {
 		return (
 			<SessionSelector
-				sessions={picker.sessions}
-				loading={picker.loading}
-				scope={picker.scope}
+				{...snapshotProps(picker)}
 				currentSessionFile={session.sessionManager.getSessionFile()}
-				{...(picker.notice ? { notice: picker.notice } : {})}
-				{...(picker.error ? { error: picker.error } : {})}
-				{...(picker.progress ? { progress: picker.progress } : {})}
 				height={rows - 1}
 				width={columns}
 				isActive

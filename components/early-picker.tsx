@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import { type ResumeOutcome, SelectorController } from "../controllers/selector-controller.js";
 import type { AppRuntime } from "./app.js";
-import { SessionSelector } from "./session-selector/session-selector.js";
+import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** What was picked before the app loaded, handed to it to report (or to offer the locked choice). */
@@ -56,13 +56,8 @@ export function EarlyPicker({ selector, onDone, onExit }: EarlyPickerProps) {
 	});
 	return (
 		<SessionSelector
-			sessions={picker.sessions}
-			loading={picker.loading}
-			scope={picker.scope}
+			{...snapshotProps(picker)}
 			currentSessionFile={undefined}
-			{...(picker.notice ? { notice: picker.notice } : {})}
-			{...(picker.error ? { error: picker.error } : {})}
-			{...(picker.progress ? { progress: picker.progress } : {})}
 			height={rows - 1}
 			width={columns}
 			isActive

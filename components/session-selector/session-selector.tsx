@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { SelectorScope } from "../../controllers/selector-controller.js";
+import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector-controller.js";
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { StaticAnchor } from "../static-anchor.js";
@@ -107,6 +107,20 @@ function StatusLine({
 			</Text>
 		);
 	return <Text> </Text>;
+}
+
+/** The picker's props that mirror the controller's snapshot. */
+export function snapshotProps(
+	snapshot: SelectorSnapshot,
+): Pick<SessionSelectorProps, "sessions" | "loading" | "scope" | "notice" | "error" | "progress"> {
+	return {
+		sessions: snapshot.sessions,
+		loading: snapshot.loading,
+		scope: snapshot.scope,
+		...(snapshot.notice ? { notice: snapshot.notice } : {}),
+		...(snapshot.error ? { error: snapshot.error } : {}),
+		...(snapshot.progress ? { progress: snapshot.progress } : {}),
+	};
 }
 
 /** The `/resume` picker: a filterable, windowed list of sessions; all I/O is the owner's, through callbacks. */

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BRANCH_NOTICE, MOVED_NOTICE } from "../../controllers/search-controller.js";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -125,15 +125,8 @@ describe("/search in the full-screen UI", () => {
 
 	it("a hit in a session open in another xcsh offers the locked-session choice, then goes to the entry", async () => {
 		const held = await plantRunbook();
-		const holder = spawn(process.execPath, ["--import", "tsx", "test/helpers/hold-session-child.ts", held], {
-			cwd: resolve(import.meta.dirname, "../.."),
-			env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
-			stdio: ["pipe", "pipe", "inherit"],
-		});
+		const holder = await holdSession(held, temp.agentDir);
 		try {
-			await new Promise<void>((ok) =>
-				holder.stdout.on("data", (d: Buffer) => d.toString().includes("holding") && ok()),
-			);
 			const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 			term = t;
 			await searchAllProjects(t, "periwinkle lighthouse");

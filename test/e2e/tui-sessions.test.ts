@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -72,19 +72,8 @@ describe("session operations from the full-screen UI", () => {
 
 	it("/resume of a session open in another xcsh offers fork, read-only or cancel", async () => {
 		const held = await seed("held elsewhere");
-		const holder = spawn(
-			process.execPath,
-			["--import", "tsx", "test/helpers/hold-session-child.ts", held.getSessionFile()!],
-			{
-				cwd: resolve(import.meta.dirname, "../.."),
-				env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
-				stdio: ["pipe", "pipe", "inherit"],
-			},
-		);
+		const holder = await holdSession(held.getSessionFile()!, temp.agentDir);
 		try {
-			await new Promise<void>((ok) =>
-				holder.stdout.on("data", (d: Buffer) => d.toString().includes("holding") && ok()),
-			);
 			const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 			term = t;
 			await t.waitFor("Type a prompt");
@@ -129,19 +118,8 @@ describe("session operations from the full-screen UI", () => {
 		t.kill();
 
 		const held = await seed("held for the early picker");
-		const holder = spawn(
-			process.execPath,
-			["--import", "tsx", "test/helpers/hold-session-child.ts", held.getSessionFile()!],
-			{
-				cwd: resolve(import.meta.dirname, "../.."),
-				env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
-				stdio: ["pipe", "pipe", "inherit"],
-			},
-		);
+		const holder = await holdSession(held.getSessionFile()!, temp.agentDir);
 		try {
-			await new Promise<void>((ok) =>
-				holder.stdout.on("data", (d: Buffer) => d.toString().includes("holding") && ok()),
-			);
 			const second = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
 			term = second;
 			await second.waitFor("held for the early picker");
