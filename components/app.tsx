@@ -10,7 +10,7 @@ import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import { ChatView } from "./chat/chat-view.js";
 import { ConfirmScreen } from "./confirm-screen.js";
-import type { EarlyResume } from "./early-picker.js";
+import { type EarlyResume, useEarlyResume } from "./early-picker.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
@@ -96,24 +96,15 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 		[redraw, chat, selector],
 	);
 
-	// The pick happened before this app existed: report it once.
-	const handedOver = useRef(false);
-	useEffect(() => {
-		if (!initialResume || handedOver.current) return;
-		handedOver.current = true;
-		const { outcome, path, error } = initialResume;
-		if (outcome === "resumed") reportResume(outcome, "Resumed session");
-		else if (outcome === "cancelled") reportResume(outcome, "");
-		else if (outcome === "failed") chat.notice("error", `Could not resume: ${error ?? "unknown error"}`);
-		else {
-			// Ask this app's picker again, so the locked screen has the holder's message and the fork / read-only actions.
-			void selector.resumeSession(path).then((again) => {
-				if (again !== "locked") return reportResume(again, "Resumed session");
-				setLockedPath(path);
-				setScreen("locked");
-			});
-		}
-	}, [initialResume, reportResume, chat, selector]);
+	useEarlyResume(initialResume, {
+		selector,
+		reportResume,
+		reportFailure: (text) => chat.notice("error", text),
+		showLocked: (path) => {
+			setLockedPath(path);
+			setScreen("locked");
+		},
+	});
 
 	const search = useSearchFlow({
 		session,
