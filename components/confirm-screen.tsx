@@ -2,6 +2,7 @@ import { Box, Text, useInput } from "ink";
 import { useCallback, useState } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import { StaticAnchor } from "./static-anchor.js";
+import { useInputReady } from "./use-input-ready.js";
 
 /** Props of ConfirmScreen. */
 export interface ConfirmScreenProps {
@@ -25,6 +26,8 @@ export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmSc
 			[onConfirm, onCancel],
 		),
 	);
+	const ready = useInputReady();
+	if (!ready) return <StaticAnchor />;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<StaticAnchor />

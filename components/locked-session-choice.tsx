@@ -2,6 +2,7 @@ import { Box, Text, useInput } from "ink";
 import { useCallback, useRef, useState } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import { StaticAnchor } from "./static-anchor.js";
+import { useInputReady } from "./use-input-ready.js";
 
 /** What to do with a session another xcsh has open. */
 export type LockedChoice = "fork" | "read-only" | "cancel";
@@ -43,6 +44,8 @@ export function LockedSessionChoice({ message, onChoose }: LockedSessionChoicePr
 			[move, onChoose],
 		),
 	);
+	const ready = useInputReady();
+	if (!ready) return <StaticAnchor />;
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<StaticAnchor />

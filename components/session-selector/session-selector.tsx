@@ -4,6 +4,7 @@ import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { StaticAnchor } from "../static-anchor.js";
+import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
 
@@ -136,8 +137,10 @@ export function SessionSelector(props: SessionSelectorProps) {
 			? "Resume session — this project (Tab: all projects)"
 			: "Resume session — all projects (Tab: this project)";
 
+	const ready = useInputReady();
 	let body: ReactNode;
-	if (loading && sessions.length === 0)
+	if (!ready) body = null;
+	else if (loading && sessions.length === 0)
 		body = <Text dimColor>{progress ? `Indexing sessions… ${progress}` : "Loading sessions…"}</Text>;
 	else if (sessions.length === 0) body = <Text dimColor>No sessions yet</Text>;
 	else if (state.matches.length === 0)
