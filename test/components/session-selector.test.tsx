@@ -71,7 +71,8 @@ async function show(props: SessionSelectorProps, ready: (frame: string) => boole
 describe("SessionSelector", () => {
 	it("renders the title, filter, visible rows only, markers and the key help", async () => {
 		const props = setup({ currentSessionFile: "/s/session-01.jsonl" });
-		const ui = await show(props);
+		// Rows appear once the key handler is subscribed (the frame before has only the chrome).
+		const ui = await show(props, (f) => f.includes("message 00"));
 		const frame = plain(ui.lastFrame());
 		expect(frame).toContain("Resume session — this project (Tab: all projects)");
 		expect(frame).toContain("Filter: type to search");
@@ -200,7 +201,7 @@ describe("SessionSelector", () => {
 	});
 
 	it("shows each session's project directory across all projects", async () => {
-		const ui = await show(setup({ scope: "all" }), (f) => f.includes("all projects"));
+		const ui = await show(setup({ scope: "all" }), (f) => f.includes("/work/project-1"));
 		const frame = plain(ui.lastFrame());
 		expect(frame).toContain("Resume session — all projects (Tab: this project)");
 		expect(selectedRow(frame)).toContain("/work/project-0");
