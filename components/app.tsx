@@ -10,7 +10,7 @@ import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import { ChatView } from "./chat/chat-view.js";
 import { ConfirmScreen } from "./confirm-screen.js";
-import { type EarlyResume, useEarlyResume } from "./early-picker.js";
+import type { EarlyResume } from "./early-picker.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
@@ -19,6 +19,7 @@ import { useSearchFlow } from "./search-view/use-search-flow.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
+import { useResumeFlow } from "./use-resume-flow.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Everything the app runs on, built by runApp. */
@@ -85,43 +86,37 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 
 	const leave = useCallback(() => setScreen("chat"), []);
 
-	const reportResume = useCallback(
-		(outcome: string, success: string) => {
-			if (outcome === "resumed") {
-				redraw();
-				chat.notice("info", success);
-			} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
-			else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
-		},
-		[redraw, chat, selector],
-	);
+	const showLocked = useCallback((path: string) => {
+		setLockedPath(path);
+		setScreen("locked");
+	}, []);
 
-	useEarlyResume(initialResume, {
-		selector,
-		reportResume,
-		reportFailure: (text) => chat.notice("error", text),
-		showLocked: (path) => {
-			setLockedPath(path);
-			setScreen("locked");
+	const resume = useResumeFlow(
+		{
+			selector,
+			chat,
+			redraw,
+			showChat: leave,
+			showLocked,
+			// Called only after a choice, when the search flow below exists.
+			afterLocked: (outcome, opened) => search.afterLocked(outcome, opened),
 		},
-	});
+		initialResume,
+	);
 
 	const search = useSearchFlow({
 		session,
 		selector,
 		chat,
 		redraw,
-		reportResume,
+		reportResume: resume.report,
 		showChat: leave,
 		showTree: (entryId) => {
 			setTreeSelection(entryId);
 			setTreeVersion((v) => v + 1);
 			setScreen("tree");
 		},
-		showLocked: (path) => {
-			setLockedPath(path);
-			setScreen("locked");
-		},
+		showLocked,
 		setEditorText: (text) => setEditorText((t) => ({ text, key: t.key + 1 })),
 	});
 
@@ -269,17 +264,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				onToggleScope={() => selector.toggleScope()}
 				onDelete={(path) => void selector.deleteSession(path)}
 				onRename={(path, name) => void selector.renameSession(path, name)}
-				onSelect={(path) => {
-					void selector.resumeSession(path).then((outcome) => {
-						if (outcome === "locked") {
-							setLockedPath(path);
-							setScreen("locked");
-							return;
-						}
-						setScreen("chat");
-						reportResume(outcome, "Resumed session");
-					});
-				}}
+				onSelect={resume.pick}
 			/>
 		);
 	}
@@ -305,24 +290,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 		return (
 			<LockedSessionChoice
 				message={selector.getSnapshot().error ?? "This session is open in another xcsh"}
-				onChoose={(choice) => {
-					setScreen("chat");
-					if (choice === "cancel") {
-						search.afterLocked("cancel", "");
-						chat.notice("info", "Resume cancelled");
-						return;
-					}
-					const run =
-						choice === "fork"
-							? selector.resumeAsFork(lockedPath)
-							: selector.resumeSession(lockedPath, { readOnly: true });
-					const opened =
-						choice === "fork"
-							? "Forked the session into a new one here"
-							: "Opened read-only: /fork to continue in a copy";
-					// A search hit that led here goes on to its entry; otherwise report as the picker does.
-					void run.then((outcome) => search.afterLocked(outcome, opened) || reportResume(outcome, opened));
-				}}
+				onChoose={(choice) => resume.chooseLocked(lockedPath, choice)}
 			/>
 		);
 	}

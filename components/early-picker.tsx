@@ -1,5 +1,5 @@
 import { useInput } from "ink";
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import { type ResumeOutcome, SelectorController } from "../controllers/selector-controller.js";
 import type { AppRuntime } from "./app.js";
@@ -31,37 +31,6 @@ export function createEarlySelector(scope: EarlyPickerScope, runtime: Promise<Ap
 		currentSessionFile: () => undefined,
 		switchSession: async (path, options) => (await runtime).session.switchSession(path, options),
 	});
-}
-
-/** What the app does with a pick handed over from the early picker. */
-export interface EarlyResumeHandlers {
-	readonly selector: SelectorController;
-	readonly reportResume: (outcome: ResumeOutcome, success: string) => void;
-	readonly reportFailure: (text: string) => void;
-	readonly showLocked: (path: string) => void;
-}
-
-/** Reports, once, a pick made before the app existed; a locked session gets the app's locked-session choice. */
-export function useEarlyResume(resume: EarlyResume | undefined, handlers: EarlyResumeHandlers): void {
-	const done = useRef(false);
-	const latest = useRef(handlers);
-	latest.current = handlers;
-	useEffect(() => {
-		if (!resume || done.current) return;
-		done.current = true;
-		const { selector, reportResume, reportFailure, showLocked } = latest.current;
-		const { outcome, path, error } = resume;
-		if (outcome === "resumed") reportResume(outcome, "Resumed session");
-		else if (outcome === "cancelled") reportResume(outcome, "");
-		else if (outcome === "failed") reportFailure(`Could not resume: ${error ?? "unknown error"}`);
-		else {
-			// Ask the app's picker again, so the locked screen has the holder's message and the fork / read-only actions.
-			void selector.resumeSession(path).then((again) => {
-				if (again === "locked") showLocked(path);
-				else reportResume(again, "Resumed session");
-			});
-		}
-	}, [resume]);
 }
 
 /** Props of `EarlyPicker`. */
