@@ -1,7 +1,7 @@
-import { type Key, useInput } from "ink";
-import { useCallback, useLayoutEffect, useRef } from "react";
+import type { Key } from "ink";
 import { type KeyAction, matchKey } from "../../controllers/keymap.js";
 import type { SearchHit } from "../../source/index/session-index.js";
+import { useLatestInput } from "../use-latest-input.js";
 import type { QueryEdit, SearchViewStateApi } from "./use-search-view-state.js";
 
 /** What the search screen reports to its owner. */
@@ -39,15 +39,8 @@ function queryEdit(action: KeyAction | undefined): QueryEdit | undefined {
 
 /** Binds the search screen's keys: list keys move, editing keys edit the query, the rest is typed. */
 export function useSearchViewInput(options: SearchViewInputOptions): void {
-	// One stable handler reading the latest options, refreshed in the commit before any key is read:
-	// Ink re-subscribes a changed handler in a passive effect, which a fast key can beat.
-	const latest = useRef(options);
-	useLayoutEffect(() => {
-		latest.current = options;
-	});
-
-	const handleInput = useCallback((input: string, key: Key) => {
-		const { api, onSelect, onCancel, onToggleScope } = latest.current;
+	useLatestInput((input: string, key: Key) => {
+		const { api, onSelect, onCancel, onToggleScope } = options;
 		const { dispatch } = api;
 		const action = matchKey(input, key);
 		switch (action) {
@@ -77,7 +70,5 @@ export function useSearchViewInput(options: SearchViewInputOptions): void {
 		if (edit !== undefined) dispatch({ type: "edit", edit });
 		else if (action === undefined && !key.ctrl && !key.meta && input.length > 0)
 			dispatch({ type: "type", text: input });
-	}, []);
-
-	useInput(handleInput, { isActive: options.isActive });
+	}, options.isActive);
 }

@@ -1,6 +1,6 @@
-import { type Key, useInput } from "ink";
-import { useCallback, useLayoutEffect, useRef } from "react";
+import type { Key } from "ink";
 import { type KeyAction, matchConfirmKey, matchKey } from "../../controllers/keymap.js";
+import { useLatestInput } from "../use-latest-input.js";
 import type { SessionSelectorStateApi } from "./use-session-selector-state.js";
 
 /** What the picker reports to its owner. */
@@ -36,16 +36,8 @@ function editAction(action: KeyAction | undefined): EditAction | undefined {
 
 /** Binds the picker's keys; it only dispatches to the state hook and calls back. */
 export function useSessionSelectorInput(options: SessionSelectorInputOptions): void {
-	// Ink re-subscribes a changed handler in a passive effect, which can run after the next key
-	// arrives, so that key would meet a stale mode. One stable handler reading the latest options
-	// (refreshed in the commit, before any key can be read) never goes stale.
-	const latest = useRef(options);
-	useLayoutEffect(() => {
-		latest.current = options;
-	});
-
-	const handleInput = useCallback((input: string, key: Key) => {
-		const { api, onSelect, onCancel, onDelete, onRename, onToggleScope } = latest.current;
+	useLatestInput((input: string, key: Key) => {
+		const { api, onSelect, onCancel, onDelete, onRename, onToggleScope } = options;
 		const { dispatch, selectedSession } = api;
 		const { mode, filter } = api.state;
 		if (mode.kind === "confirmDelete") {
@@ -108,7 +100,5 @@ export function useSessionSelectorInput(options: SessionSelectorInputOptions): v
 			const text = typedText(input, key);
 			if (text.length > 0) dispatch({ type: "type", text });
 		}
-	}, []);
-
-	useInput(handleInput, { isActive: options.isActive });
+	}, options.isActive);
 }
