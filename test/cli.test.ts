@@ -7,7 +7,7 @@ import { assistantMessage, userMessage } from "./helpers/messages.js";
 import { runCli } from "./helpers/run-cli.js";
 import { useTempAgentDir } from "./helpers/temp-agent-dir.js";
 
-const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/upstream-v1/before-compaction.jsonl");
+const FIXTURE = resolve(import.meta.dirname, "fixtures/upstream-v1/before-compaction.jsonl");
 const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { version: string };
 
 describe("xcsh CLI", () => {

@@ -7,7 +7,7 @@ import type { CompactionEntry, FileEntry } from "../source/session/types.js";
 import { userMessage } from "./helpers/messages.js";
 import { useTempAgentDir } from "./helpers/temp-agent-dir.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../shared/fixtures/upstream-v1");
+const FIXTURES = resolve(import.meta.dirname, "fixtures/upstream-v1");
 
 function lines(path: string): Record<string, unknown>[] {
 	return readFileSync(path, "utf8")

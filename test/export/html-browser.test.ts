@@ -10,7 +10,7 @@ import { hasChromium, launchChromium, type OpenedExport, openExport } from "./br
 import { branchedSession, XSS_STATE, xssSession } from "./sessions.js";
 
 const SKIP_REASON = "no /usr/bin/chromium on this machine (CI installs Debian's chromium)";
-const FIXTURES = resolve(fileURLToPath(new URL("../..", import.meta.url)), "../shared/fixtures/upstream-v1");
+const FIXTURES = resolve(fileURLToPath(new URL("..", import.meta.url)), "fixtures/upstream-v1");
 const browserIt = it.skipIf(!hasChromium);
 
 describe.skipIf(!hasChromium)(`HTML export in Chromium${hasChromium ? "" : ` (skipped: ${SKIP_REASON})`}`, () => {

@@ -10,7 +10,7 @@ import { cspOf, inlineScripts, sessionDataText, sha256Source } from "./html-part
 import { branchedSession, XSS, XSS_STATE, XSS_TEXT, xssSession } from "./sessions.js";
 
 const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const FIXTURES = resolve(PROJECT_ROOT, "../shared/fixtures/upstream-v1");
+const FIXTURES = resolve(PROJECT_ROOT, "test/fixtures/upstream-v1");
 
 describe("HTML export", () => {
 	const temp = useTempAgentDir();
