@@ -63,11 +63,13 @@ function repairLines(repair: RepairResult): string[] {
 	const lines: string[] = [];
 	const { outcome } = repair;
 	switch (outcome.kind) {
-		case "rewritten":
-			lines.push(
-				`repaired: moved ${plural(outcome.quarantined.length, "line")} to ${outcome.quarantinePath}; the original is in ${outcome.backupPath}`,
-			);
+		case "rewritten": {
+			const done = [...outcome.headerRepairs];
+			if (outcome.quarantined.length > 0 || done.length === 0)
+				done.push(`moved ${plural(outcome.quarantined.length, "line")} to ${outcome.quarantinePath}`);
+			lines.push(`repaired: ${done.join("; ")}; the original is in ${outcome.backupPath}`);
 			break;
+		}
 		case "unchanged":
 			if (!repair.after.ok) lines.push("not repaired: orphans, cycles and missing blobs cannot be fixed automatically");
 			break;

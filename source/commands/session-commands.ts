@@ -89,6 +89,8 @@ function sessionInfo({ session }: CommandContext): CommandResult {
 		`Entries: ${entries.length} (${messages} messages), context: ${session.messages.length} messages`,
 		`Model: ${modelRef(session.model)}, thinking: ${session.thinkingLevel}`,
 	];
+	const headerProblem = manager.getLoadReport().headerProblem;
+	if (headerProblem) lines.push(`Read-only: ${headerProblem} — xcsh doctor --fix repairs it`);
 	const error = manager.getPersistError();
 	if (error) lines.push(`Not saved: ${error.message} — /session save retries`);
 	return info(lines.join("\n"));
@@ -107,7 +109,8 @@ async function deleteSession({ session }: CommandContext, force: boolean): Promi
 	const file = manager.getSessionFile();
 	if (!file || !manager.isPersisted()) return warning("This session is in memory only: there is nothing to delete");
 	if (session.isStreaming) return warning("Wait for the current response to finish (or press Escape) first");
-	if (manager.isReadOnly()) return warning("This session is open in another xcsh: delete it there");
+	if (manager.getReadOnlyReason() === "held-elsewhere")
+		return warning("This session is open in another xcsh: delete it there");
 	const live = await liveSharesOf(manager.getSessionId());
 	if (live.length > 0 && !force)
 		return warning(

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { parseBlobRef } from "../session/blob-store.js";
-import { isSessionHeader } from "../session/session-loader.js";
 import type { Finding, HeaderCheck } from "./findings.js";
+import { type HeaderEdit, inspectHeader } from "./header-check.js";
 import { checkTree, type TreeNode } from "./tree-check.js";
 
 /** Lines above this many bytes are reported: xcsh cuts strings at 500,000 characters, so it never writes one. */
@@ -27,6 +27,8 @@ export interface SessionAnalysis {
 	findings: Finding[];
 	/** In file order; empty when the header is invalid (such a file is never rewritten). */
 	quarantine: QuarantineItem[];
+	/** What `--fix` changes before and in the header line (a BOM, blank lines, a damaged version). */
+	headerEdits: HeaderEdit[];
 }
 
 /** Lets the analysis ask whether a blob exists without knowing where blobs live. */
@@ -61,20 +63,10 @@ function describeError(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-function checkHeader(text: string): HeaderCheck {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch {
-		return { valid: false, reason: "first line is not valid JSON" };
-	}
-	if (!isSessionHeader(value)) return { valid: false, reason: "first line is not a session header" };
-	return { valid: true, version: typeof value.version === "number" ? value.version : 1 };
-}
-
 /** Mutable state of the pass; kept in one object so the per-line step stays a plain function. */
 interface PassState {
 	header: HeaderCheck | undefined;
+	headerEdits: HeaderEdit[];
 	legacy: boolean;
 	findings: Finding[];
 	quarantine: QuarantineItem[];
@@ -171,6 +163,7 @@ function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
 export function analyzeSessionBytes(bytes: Buffer, hasBlob: HasBlob): SessionAnalysis {
 	const state: PassState = {
 		header: undefined,
+		headerEdits: [],
 		legacy: false,
 		findings: [],
 		quarantine: [],
@@ -196,12 +189,16 @@ export function analyzeSessionBytes(bytes: Buffer, hasBlob: HasBlob): SessionAna
 			continue;
 		}
 		if (state.header === undefined) {
-			state.header = typeof text === "string" ? checkHeader(text) : { valid: false, reason: text.message };
+			const inspected =
+				typeof text === "string"
+					? inspectHeader(bytes, text, lineStart, end)
+					: { check: { valid: false, reason: text.message }, findings: [], edits: [], legacy: false };
+			state.header = inspected.check;
 			// The loader refuses a file without a header outright: its lines mean nothing on their own.
-			if (!state.header.valid) return { header: state.header, findings: [], quarantine: [] };
-			state.legacy = (state.header.version ?? 1) < 2;
-			if ((state.header.version ?? 1) < 3)
-				state.findings.push({ kind: "needs-migration", version: state.header.version ?? 1 });
+			if (!state.header.valid) return { header: state.header, findings: [], quarantine: [], headerEdits: [] };
+			state.legacy = inspected.legacy;
+			state.findings.push(...inspected.findings);
+			state.headerEdits = inspected.edits;
 			if (last) state.findings.push({ kind: "missing-final-newline" });
 		} else if (typeof text === "string") {
 			checkEntryLine(state, text, line, lineStart, end, last);
@@ -213,10 +210,11 @@ export function analyzeSessionBytes(bytes: Buffer, hasBlob: HasBlob): SessionAna
 		if (!wholeIsUtf8 && !isUtf8(bytes.subarray(lineStart, end))) state.findings.push({ kind: "invalid-utf8", line });
 	}
 	const header = state.header ?? { valid: false, reason: "empty" };
-	if (!header.valid) return { header, findings: [], quarantine: [] };
+	if (!header.valid) return { header, findings: [], quarantine: [], headerEdits: [] };
 	return {
 		header,
 		findings: [...state.findings, ...structuralFindings(state, hasBlob)],
 		quarantine: state.quarantine,
+		headerEdits: state.headerEdits,
 	};
 }

@@ -24,6 +24,8 @@ export function findingLocation(finding: Finding): string {
 		case "stale-lock":
 		case "live-lock":
 		case "needs-migration":
+		case "malformed-version":
+		case "header-prefix":
 			return "";
 	}
 }
@@ -57,5 +59,9 @@ export function describeFinding(finding: Finding): string {
 			return `open in xcsh (pid ${finding.pid} on ${finding.host})`;
 		case "needs-migration":
 			return `format v${finding.version}: migrated to v3 (with a backup) when next opened`;
+		case "malformed-version":
+			return `the header's version is ${finding.value}, not a number: the session opens read-only until --fix sets it`;
+		case "header-prefix":
+			return `${[finding.bom ? "a byte order mark" : "", finding.blankLines > 0 ? `${finding.blankLines} blank line${finding.blankLines === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ")} before the header (read fine; --fix removes ${finding.bom && finding.blankLines > 0 ? "them" : "it"})`;
 	}
 }

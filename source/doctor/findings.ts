@@ -29,7 +29,11 @@ export type Finding =
 	/** The session is open in a running xcsh (or locked from another host, which cannot be judged). */
 	| { kind: "live-lock"; pid: number; host: string }
 	/** A v1/v2 file: it is migrated (with a backup) the next time it is opened. */
-	| { kind: "needs-migration"; version: number };
+	| { kind: "needs-migration"; version: number }
+	/** The header's version is not a number although the entries carry ids: it opens read-only. */
+	| { kind: "malformed-version"; value: string }
+	/** A byte order mark or blank lines before the header: read fine, removed by `--fix`. */
+	| { kind: "header-prefix"; bom: boolean; blankLines: number };
 
 /** The kinds of finding, for exhaustive tables. */
 export type FindingKind = Finding["kind"];
@@ -37,7 +41,7 @@ export type FindingKind = Finding["kind"];
 /** What the header (the first non-blank line) says. */
 export interface HeaderCheck {
 	valid: boolean;
-	/** The declared version (absent means v1); only for a valid header. */
+	/** The declared version (absent means v1); only for a valid header whose version can be trusted. */
 	version?: number;
 	/** Why the header is not valid: "empty", "first line is not valid JSON", … */
 	reason?: string;
@@ -60,6 +64,7 @@ export function severityOf(finding: Finding): Severity {
 		case "duplicate-id":
 		case "cycle":
 		case "unresolved-blob":
+		case "malformed-version":
 			return "error";
 		case "orphan":
 		case "oversized-line":
@@ -69,6 +74,7 @@ export function severityOf(finding: Finding): Severity {
 		case "missing-final-newline":
 		case "live-lock":
 		case "needs-migration":
+		case "header-prefix":
 			return "info";
 	}
 }

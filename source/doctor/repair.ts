@@ -8,6 +8,7 @@ import { tempPathFor } from "../session/session-storage.js";
 import { analyzeSessionBytes, type QuarantineItem } from "./analyze.js";
 import { blobDirLookup, type DiagnoseOptions, QUARANTINE_SUFFIX, toDiagnosis } from "./diagnose.js";
 import type { SessionDiagnosis } from "./findings.js";
+import type { HeaderEdit } from "./header-check.js";
 import { inspectLock } from "./lock-check.js";
 
 /** A line the repair moved out of the session file. */
@@ -18,8 +19,17 @@ export interface QuarantinedLine {
 
 /** What the repair did to the session file itself. */
 export type RepairOutcome =
-	/** Bad lines moved to the quarantine; the original is kept in `backupPath`. */
-	| { kind: "rewritten"; backupPath: string; quarantinePath: string; quarantined: QuarantinedLine[] }
+	/**
+	 * Bad lines moved to the quarantine and the header normalised (`headerRepairs` says how); the
+	 * original is kept in `backupPath`.
+	 */
+	| {
+			kind: "rewritten";
+			backupPath: string;
+			quarantinePath: string;
+			quarantined: QuarantinedLine[];
+			headerRepairs: string[];
+	  }
 	/** No line needed to go (orphans, cycles and missing blobs are reported, never "fixed"). */
 	| { kind: "unchanged" }
 	/** The header is not a session header: the file is left exactly as it is. */
@@ -100,13 +110,21 @@ async function appendQuarantine(path: string, bytes: Buffer, items: readonly Qua
 	}
 }
 
-/** The file's bytes without the quarantined lines (kept lines byte for byte), ending with a newline. */
-function keptBytes(bytes: Buffer, items: readonly QuarantineItem[]): Buffer {
+/**
+ * The file's bytes with the header edits applied and without the quarantined lines (kept lines byte
+ * for byte), ending with a newline.
+ */
+function keptBytes(bytes: Buffer, items: readonly QuarantineItem[], headerEdits: readonly HeaderEdit[]): Buffer {
+	const edits = [
+		...headerEdits.map(({ start, end, text }) => ({ start, end, text })),
+		...items.map((item) => ({ start: item.start, end: Math.min(bytes.length, item.end + 1), text: "" })),
+	].sort((a, b) => a.start - b.start);
 	const chunks: Buffer[] = [];
 	let at = 0;
-	for (const item of items) {
-		if (item.start > at) chunks.push(bytes.subarray(at, item.start));
-		at = Math.min(bytes.length, item.end + 1);
+	for (const edit of edits) {
+		if (edit.start > at) chunks.push(bytes.subarray(at, edit.start));
+		if (edit.text.length > 0) chunks.push(Buffer.from(edit.text));
+		at = edit.end;
 	}
 	if (at < bytes.length) chunks.push(bytes.subarray(at));
 	const last = chunks[chunks.length - 1];
@@ -133,18 +151,24 @@ async function replaceAtomically(path: string, content: Buffer): Promise<void> {
 	await fsyncPath(dirname(path));
 }
 
-async function rewrite(path: string, bytes: Buffer, items: readonly QuarantineItem[]): Promise<RepairOutcome> {
+async function rewrite(
+	path: string,
+	bytes: Buffer,
+	items: readonly QuarantineItem[],
+	headerEdits: readonly HeaderEdit[],
+): Promise<RepairOutcome> {
 	const backupPath = await writeBackup(path);
 	const quarantinePath = `${path}${QUARANTINE_SUFFIX}`;
-	await appendQuarantine(quarantinePath, bytes, items, backupPath);
+	if (items.length > 0) await appendQuarantine(quarantinePath, bytes, items, backupPath);
 	// The backup and the quarantine must be durable before the original is replaced.
 	await fsyncPath(dirname(path));
-	await replaceAtomically(path, keptBytes(bytes, items));
+	await replaceAtomically(path, keptBytes(bytes, items, headerEdits));
 	return {
 		kind: "rewritten",
 		backupPath,
 		quarantinePath,
 		quarantined: items.map(({ line, reason }) => ({ line, reason })),
+		headerRepairs: headerEdits.map((edit) => edit.what),
 	};
 }
 
@@ -173,8 +197,8 @@ export async function repairSessionFile(path: string, options: DiagnoseOptions =
 		const bytes = await readFile(path);
 		const analysis = analyzeSessionBytes(bytes, hasBlob);
 		if (!analysis.header.valid) outcome = { kind: "not-a-session", reason: analysis.header.reason ?? "invalid header" };
-		else if (analysis.quarantine.length === 0) outcome = { kind: "unchanged" };
-		else outcome = await rewrite(path, bytes, analysis.quarantine);
+		else if (analysis.quarantine.length === 0 && analysis.headerEdits.length === 0) outcome = { kind: "unchanged" };
+		else outcome = await rewrite(path, bytes, analysis.quarantine, analysis.headerEdits);
 	} finally {
 		lock.release();
 	}

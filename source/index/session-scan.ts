@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { isSessionHeader } from "../session/session-loader.js";
+import { isSessionHeader, locateHeaderLine } from "../session/session-header.js";
 import { entryTime, type IndexedText, indexedTextOf, promptOf } from "./entry-text.js";
 import { completeLines, type ReadStats, readBytes } from "./file-lines.js";
 
@@ -104,8 +104,10 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 	}
 }
 
-function headerRow(path: string, line: string, stat: FileStat, next: number): SessionRow | undefined {
-	const header = parseObject(line);
+/** `headerText` is the file's text up to the header line's end: blank lines and a BOM before it included. */
+function headerRow(path: string, headerText: string, stat: FileStat, next: number): SessionRow | undefined {
+	const location = locateHeaderLine(headerText);
+	const header = location ? parseObject(location.line) : undefined;
 	if (!isSessionHeader(header)) return undefined;
 	const created = Date.parse(header.timestamp);
 	return {
@@ -122,7 +124,7 @@ function headerRow(path: string, line: string, stat: FileStat, next: number): Se
 		first_prompt: "",
 		last_activity: null,
 		parent_session: typeof header.parentSession === "string" ? header.parentSession : null,
-		header_line: line,
+		header_line: headerText,
 		inode: stat.ino,
 	};
 }
@@ -183,11 +185,17 @@ async function readFrom(
 	const texts: LocatedText[] = [];
 	const tree = from ? undefined : new TreeTracker();
 	let lineStart = from?.indexed_bytes ?? 0;
+	// Blank lines (and a BOM) before the header are kept in header_line, so an append is still recognised.
+	let beforeHeader = "";
 	for await (const { line, next } of completeLines(path, lineStart, stat.size, stats)) {
 		const start = lineStart;
 		lineStart = next;
 		if (row === undefined) {
-			row = headerRow(path, line, stat, next);
+			if (line.trim().length === 0) {
+				beforeHeader += `${line}\n`;
+				continue;
+			}
+			row = headerRow(path, beforeHeader + line, stat, next);
 			if (row === undefined) return { kind: "notSession" };
 			continue;
 		}

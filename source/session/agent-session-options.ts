@@ -3,10 +3,20 @@ import type { Api, Model } from "@mariozechner/pi-ai";
 import type { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ModelResolver } from "./model-resolver.js";
 import type { CompactionOptions } from "./session-maintenance.js";
-import type { SessionManager } from "./session-manager.js";
+import type { ReadOnlyReason, SessionManager } from "./session-manager.js";
 
 /** Why a prompt is refused in a session opened read-only. */
 export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+
+/** Why a prompt is refused, for each reason a session can be read-only. */
+export function readOnlyMessage(reason: ReadOnlyReason, sessionFile: string | undefined): string {
+	switch (reason) {
+		case "held-elsewhere":
+			return READ_ONLY_MESSAGE;
+		case "damaged-header":
+			return `This session's header is damaged, so it is open read-only: run xcsh doctor --fix ${sessionFile ?? "<file>"}, or /fork to continue in a copy`;
+	}
+}
 
 /** What an AgentSession is built from. */
 export interface AgentSessionOptions {

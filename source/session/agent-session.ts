@@ -3,7 +3,7 @@ import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
-import { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
+import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { convertToLlm } from "./messages.js";
@@ -138,7 +138,8 @@ export class AgentSession {
 	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
 	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
 		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
-		if (this.#sessionManager.isReadOnly()) throw new Error(READ_ONLY_MESSAGE);
+		const readOnly = this.#sessionManager.getReadOnlyReason();
+		if (readOnly) throw new Error(readOnlyMessage(readOnly, this.#sessionManager.getSessionFile()));
 		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
 		try {

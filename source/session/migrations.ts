@@ -1,13 +1,9 @@
 import { createEntryId } from "./ids.js";
 import { orderEntryKeys } from "./jsonl.js";
+import { checkHeaderVersion, someEntryHasId } from "./session-header.js";
 import { CURRENT_SESSION_VERSION, type FileEntry, type SessionHeader } from "./types.js";
 
 type MutableEntry = Record<string, unknown> & { type: string };
-
-/** The version a header declares; an absent version means v1. */
-export function headerVersion(header: SessionHeader): number {
-	return typeof header.version === "number" ? header.version : 1;
-}
 
 /**
  * v1 → v2: ids and a linear parent chain in file order; compaction `firstKeptEntryIndex`
@@ -55,12 +51,15 @@ function migrateV2ToV3(entries: MutableEntry[]): void {
 
 /**
  * Migrates file entries (header first) to the current version in place, with leading keys
- * reordered. Returns the version the file had before, or undefined when nothing ran.
+ * reordered. Returns the version the file had before, or undefined when nothing ran (a header whose
+ * version is damaged while its entries carry ids is left alone: the tree is kept as it is).
  */
 export function migrateSessionEntries(entries: FileEntry[]): number | undefined {
 	const header = entries[0];
 	if (header?.type !== "session") return undefined;
-	const from = headerVersion(header as SessionHeader);
+	const check = checkHeaderVersion(header as SessionHeader, someEntryHasId(entries));
+	if (check.kind === "malformed") return undefined;
+	const from = check.kind === "declared" ? check.version : 1;
 	if (from >= CURRENT_SESSION_VERSION) return undefined;
 	const mutable = entries as unknown as MutableEntry[];
 	if (from < 2) migrateV1ToV2(mutable);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
-import { isSessionHeader } from "./session-loader.js";
+import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
 import type { SessionStorage, StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
@@ -58,16 +58,6 @@ function firstUserMessage(lines: Iterable<string>): string {
 	return "";
 }
 
-function parseHeader(line: string | undefined): SessionHeader | undefined {
-	if (!line) return undefined;
-	try {
-		const value: unknown = JSON.parse(line);
-		return isSessionHeader(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 function createdOf(header: SessionHeader, fallbackMs: number): Date {
 	const ms = Date.parse(header.timestamp);
 	return new Date(Number.isNaN(ms) ? fallbackMs : ms);
@@ -93,7 +83,9 @@ function candidates(storage: SessionStorage, dir: string): Candidate[] {
 /** The 4 KB prefix, or more when the header line alone is longer than that. */
 async function readPrefixWithHeader(storage: SessionStorage, candidate: Candidate): Promise<string> {
 	const prefix = await storage.readTextPrefix(candidate.path, PREFIX_BYTES);
-	if (prefix.includes("\n") || candidate.size <= PREFIX_BYTES) return prefix;
+	const header = locateHeaderLine(prefix);
+	const headerComplete = header !== undefined && prefix.indexOf("\n", header.start) >= 0;
+	if (headerComplete || candidate.size <= PREFIX_BYTES) return prefix;
 	return storage.readTextPrefix(candidate.path, Math.min(candidate.size, MAX_HEADER_BYTES));
 }
 
@@ -112,9 +104,10 @@ export async function getRecentSessions(
 		} catch {
 			continue;
 		}
-		const lines = prefix.split("\n");
-		const header = parseHeader(lines[0]);
-		if (!header) continue;
+		const parsed = parseHeaderOf(prefix);
+		if (!parsed) continue;
+		const { header } = parsed;
+		const lines = prefix.slice(parsed.location.next).split("\n");
 		const info: RecentSessionInfo = {
 			id: header.id,
 			path: candidate.path,
@@ -138,9 +131,9 @@ export async function findMostRecentSession(sessionDir: string, storage: Session
 const MESSAGE_LINE_START = '\n{"type":"message"';
 const LIST_CONCURRENCY = 16;
 
-/** Lines of a text after the first, lazily (a session can be hundreds of MB: never split it whole). */
-function* linesAfterHeader(text: string): Generator<string> {
-	let start = text.indexOf("\n") + 1;
+/** Lines of a text from `start` on, lazily (a session can be hundreds of MB: never split it whole). */
+function* linesFrom(text: string, from: number): Generator<string> {
+	let start = from;
 	while (start > 0 && start < text.length) {
 		const end = text.indexOf("\n", start);
 		yield text.slice(start, end < 0 ? text.length : end);
@@ -167,9 +160,9 @@ export async function readSessionInfo(
 	} catch {
 		return undefined;
 	}
-	const headerEnd = text.indexOf("\n");
-	const header = parseHeader(headerEnd < 0 ? text : text.slice(0, headerEnd));
-	if (!header) return undefined;
+	const parsed = parseHeaderOf(text);
+	if (!parsed) return undefined;
+	const { header } = parsed;
 	const info: SessionInfo = {
 		id: header.id,
 		path,
@@ -178,7 +171,7 @@ export async function readSessionInfo(
 		modified: new Date(stat.mtimeMs),
 		size: stat.size,
 		messageCount: countMessageLines(text),
-		firstMessage: firstUserMessage(linesAfterHeader(text)),
+		firstMessage: firstUserMessage(linesFrom(text, parsed.location.next)),
 	};
 	if (typeof header.title === "string") info.title = header.title;
 	if (typeof header.parentSession === "string") info.parentSession = header.parentSession;

@@ -1,6 +1,7 @@
 import { migrateSessionEntries } from "./migrations.js";
 import { resolveBlobRefs } from "./persist-transform.js";
 import type { StoredEntry } from "./session-entries.js";
+import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";
 import type { JsonlLineError, SessionHeader } from "./types.js";
@@ -11,6 +12,8 @@ export interface SessionLoadReport {
 	tornTail: boolean;
 	migratedFrom?: number;
 	unresolvedBlobs: string[];
+	/** Why the header cannot be trusted (the session then opens read-only until `xcsh doctor --fix`). */
+	headerProblem?: string;
 }
 
 /** A loaded, migrated session file, ready to adopt. */
@@ -37,6 +40,7 @@ export async function loadState(
 	const unresolvedBlobs = await resolveBlobRefs(read.entries, storage.blobs);
 	const report: SessionLoadReport = { skippedLines: read.skipped, tornTail: read.missingFinalNewline, unresolvedBlobs };
 	if (migratedFrom !== undefined) report.migratedFrom = migratedFrom;
+	if (read.version.kind === "malformed") report.headerProblem = describeMalformedVersion(read.version.value);
 	return {
 		header: read.entries[0] as SessionHeader,
 		entries: read.entries.slice(1) as StoredEntry[],

@@ -1,4 +1,11 @@
 import { parseJsonlLenient } from "./jsonl.js";
+import {
+	checkHeaderVersion,
+	isSessionHeader,
+	locateHeaderLine,
+	someEntryHasId,
+	type VersionCheck,
+} from "./session-header.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
 import type { FileEntry, JsonlLineError, SessionHeader } from "./types.js";
 
@@ -15,33 +22,17 @@ export type SessionFileRead =
 			skipped: JsonlLineError[];
 			/** The file does not end with a newline: the next append must start a new line first. */
 			missingFinalNewline: boolean;
+			/** What the header's version says, read with the entries (a damaged one keeps the tree). */
+			version: VersionCheck;
 	  };
 
 /** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
 export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
 
-/** True when a parsed value is a usable session header. */
-export function isSessionHeader(value: unknown): value is SessionHeader {
-	const header = value as Partial<SessionHeader> | null;
-	return typeof header === "object" && header !== null && header.type === "session" && typeof header.id === "string";
-}
-
-function firstLineOf(text: string): { line: string; number: number } | undefined {
-	let start = 0;
-	let number = 1;
-	while (start < text.length) {
-		let end = text.indexOf("\n", start);
-		if (end < 0) end = text.length;
-		const line = text.slice(start, end);
-		if (line.trim().length > 0) return { line, number };
-		start = end + 1;
-		number++;
-	}
-	return undefined;
-}
+export { isSessionHeader };
 
 function headerProblem(text: string): string | undefined {
-	const first = firstLineOf(text);
+	const first = locateHeaderLine(text);
 	if (!first) return "empty";
 	try {
 		return isSessionHeader(JSON.parse(first.line)) ? undefined : "first line is not a session header";
@@ -54,14 +45,17 @@ function headerProblem(text: string): string | undefined {
  * Parses session text. Entries of v2+ files need a string id: one without, or with an id already
  * seen, is skipped and reported (v1 entries get their ids from the migration instead).
  */
-export function parseSessionText(text: string): SessionFileRead {
+export function parseSessionText(raw: string): SessionFileRead {
+	// A byte order mark is not part of the header's JSON (editors add one); line numbers are unchanged.
+	const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
 	if (text.trim().length === 0) return { kind: "empty" };
 	const problem = headerProblem(text);
 	if (problem) return { kind: "invalid", reason: problem };
 	const parsed = parseJsonlLenient<FileEntry>(text);
 	const skipped = parsed.errors;
 	const header = parsed.values[0] as SessionHeader;
-	const legacy = typeof header.version !== "number" || header.version < 2;
+	const version = checkHeaderVersion(header, someEntryHasId(parsed.values.slice(1)));
+	const legacy = version.kind === "legacy" || (version.kind === "declared" && version.version < 2);
 	const entries: FileEntry[] = [header];
 	const seen = new Set<string>();
 	// parseJsonlLenient drops blank lines, so line numbers for skipped entries are recovered lazily.
@@ -100,6 +94,7 @@ export function parseSessionText(text: string): SessionFileRead {
 		entries,
 		skipped,
 		missingFinalNewline: parsed.missingFinalNewline,
+		version,
 	};
 }
 

@@ -26,6 +26,9 @@ import type { SessionLoadReport } from "./session-load-state.js";
 
 export type { SessionLoadReport };
 
+/** Why a session is open read-only: another xcsh has it, or its header is damaged (`xcsh doctor --fix`). */
+export type ReadOnlyReason = "held-elsewhere" | "damaged-header";
+
 /** How `open` / `setSessionFile` open a file. */
 export interface OpenOptions {
 	/** Browse without writing or locking (the session is open in another xcsh). */
@@ -50,7 +53,7 @@ export class SessionManager extends SessionEntries {
 	#sessionDir: string;
 	#header!: SessionHeader;
 	#report: SessionLoadReport = { skippedLines: [], tornTail: false, unresolvedBlobs: [] };
-	#readOnly = false;
+	#readOnlyReason: ReadOnlyReason | undefined;
 	#skippedLocked: { path: string; holder: LockInfo }[] = [];
 	#releaseLock: (() => void) | undefined;
 
@@ -172,7 +175,14 @@ export class SessionManager extends SessionEntries {
 	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
 		const loaded = await loadState(file, await readSessionFile(file, this.#storage), this.#storage);
-		const readOnly = options.readOnly === true;
+		// A damaged header is never written under: appends and rewrites wait for `xcsh doctor --fix`.
+		const readOnlyReason: ReadOnlyReason | undefined =
+			loaded?.report.headerProblem !== undefined
+				? "damaged-header"
+				: options.readOnly === true
+					? "held-elsewhere"
+					: undefined;
+		const readOnly = readOnlyReason !== undefined;
 		let release: (() => void) | undefined;
 		if (this.#persist && loaded && !readOnly) {
 			const lock = this.#storage.lock(file);
@@ -187,7 +197,7 @@ export class SessionManager extends SessionEntries {
 		}
 		this.#unlock();
 		this.#releaseLock = release;
-		this.#readOnly = readOnly;
+		this.#readOnlyReason = readOnlyReason;
 		if (!loaded) {
 			this.#startNew(undefined, file);
 		} else {
@@ -232,7 +242,7 @@ export class SessionManager extends SessionEntries {
 	}
 
 	protected override onAppend(entry: SessionEntry): void {
-		if (!this.#persist || this.#readOnly) return;
+		if (!this.#persist || this.isReadOnly()) return;
 		if (this.#persistence.error) {
 			// Memory has the entry; a retry rewrites everything once the disk is fine again.
 			this.#persistence.retrySoon(() => this.#fileEntries());
@@ -279,7 +289,7 @@ export class SessionManager extends SessionEntries {
 	async close(): Promise<void> {
 		if (!this.#persist) return;
 		try {
-			if (this.#persistence.error && !this.#readOnly) await this.#persistence.retry(() => this.#fileEntries());
+			if (this.#persistence.error && !this.isReadOnly()) await this.#persistence.retry(() => this.#fileEntries());
 			await this.#persistence.detach();
 		} finally {
 			this.#unlock();
@@ -288,7 +298,7 @@ export class SessionManager extends SessionEntries {
 
 	/** Writes everything in memory to the file again after a failure (`/session save`); true when it is all on disk. */
 	async retryPersistence(): Promise<boolean> {
-		if (!this.#persist || this.#readOnly) return false;
+		if (!this.#persist || this.isReadOnly()) return false;
 		return this.#persistence.retry(() => this.#fileEntries());
 	}
 
@@ -297,9 +307,14 @@ export class SessionManager extends SessionEntries {
 		return this.#skippedLocked;
 	}
 
-	/** True when the session was opened read-only because another xcsh has it. */
+	/** True when the session was opened read-only (another xcsh has it, or its header is damaged). */
 	isReadOnly(): boolean {
-		return this.#readOnly;
+		return this.#readOnlyReason !== undefined;
+	}
+
+	/** Why the session is read-only, if it is. */
+	getReadOnlyReason(): ReadOnlyReason | undefined {
+		return this.#readOnlyReason;
 	}
 
 	/** Names the session (header `title`); an existing file is rewritten atomically. */
@@ -316,20 +331,20 @@ export class SessionManager extends SessionEntries {
 
 	/** Starts a new, empty session in the same project directory (the previous file is flushed and closed). */
 	async newSession(options: { parentSession?: string } = {}): Promise<void> {
-		if (this.#persist && !this.#readOnly) await this.#persistence.detach();
+		if (this.#persist && !this.isReadOnly()) await this.#persistence.detach();
 		this.#unlock();
-		this.#readOnly = false;
+		this.#readOnlyReason = undefined;
 		this.#startNew(options.parentSession);
 	}
 
 	/** Copies this session into a new file with a new id (parentSession = the old id) and switches to it. */
 	async fork(): Promise<ForkResult | undefined> {
 		if (!this.#persist) return undefined;
-		if (!this.#readOnly) await this.flush();
+		if (!this.isReadOnly()) await this.flush();
 		const previousSessionFile = this.#persistence.file;
-		if (!this.#readOnly) await this.#persistence.detach();
+		if (!this.isReadOnly()) await this.#persistence.detach();
 		this.#unlock();
-		this.#readOnly = false;
+		this.#readOnlyReason = undefined;
 		const id = createSessionId();
 		const timestamp = new Date().toISOString();
 		this.#header = { ...this.#header, id, timestamp, parentSession: this.#header.id };

@@ -204,9 +204,12 @@ describe("diagnoseSessionFile", () => {
 				findings: [],
 			});
 		}
-		// Blank lines before the header are skipped, as the loader does.
+		// Blank lines before the header are skipped, as the loader does, and noted for --fix.
 		const padded = write("padded.jsonl", ["", "  ", headerLine(), entryLine("a", null)]);
-		expect(await diagnoseSessionFile(padded)).toMatchObject({ ok: true, findings: [] });
+		expect(await diagnoseSessionFile(padded)).toMatchObject({
+			ok: true,
+			findings: [{ kind: "header-prefix", bom: false, blankLines: 2 }],
+		});
 	});
 
 	it("survives NUL runs, invalid UTF-8 and binary garbage after the header", async () => {

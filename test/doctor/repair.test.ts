@@ -63,6 +63,7 @@ describe("repairSessionFile", () => {
 				{ line: 6, reason: "entry has no id" },
 				{ line: 8, reason: "torn tail: the last line was cut off" },
 			],
+			headerRepairs: [],
 		});
 		expect(result.before.ok).toBe(false);
 		expect(result.after).toEqual({ path: file, ok: true, header: { valid: true, version: 3 }, findings: [] });

@@ -107,7 +107,7 @@ async function checkRepair(dir: string, bytes: Buffer, diagnosis: SessionDiagnos
 	}
 	assert.ok(readFileSync(result.outcome.backupPath).equals(bytes), "the backup differs from the original");
 	const original = linesOf(bytes);
-	const records = readFileSync(result.outcome.quarantinePath, "utf8")
+	const records = (result.outcome.quarantined.length === 0 ? "" : readFileSync(result.outcome.quarantinePath, "utf8"))
 		.split("\n")
 		.filter((l) => l.length > 0)
 		.map((l) => JSON.parse(l) as { line: number; text: string; base64?: string });
@@ -120,14 +120,25 @@ async function checkRepair(dir: string, bytes: Buffer, diagnosis: SessionDiagnos
 		assert.ok(raw.equals(original[record.line - 1]!), `quarantine lost the bytes of line ${record.line}`);
 	}
 	const gone = new Set(skipped);
-	const kept = original.filter((_, i) => !gone.has(i + 1));
+	let kept = original.filter((_, i) => !gone.has(i + 1));
+	if (result.outcome.headerRepairs.length > 0) {
+		// The header was normalised (BOM, blank lines before it, its version): every line after it is kept.
+		const headerAt = kept.findIndex((line) => line.toString("utf8").trim().length > 0);
+		const [repairedHeader] = linesOf(readFileSync(file));
+		const { version: _before, ...was } = JSON.parse(kept[headerAt]!.toString("utf8").replace(/^\uFEFF/, ""));
+		const { version, ...now } = JSON.parse(repairedHeader!.toString("utf8"));
+		assert.deepEqual(now, was, "the repair changed more of the header than its version");
+		assert.ok(typeof version === "number", "the repaired header has no numeric version");
+		kept = [repairedHeader!, ...kept.slice(headerAt + 1)];
+	}
 	const expected = Buffer.concat(kept.flatMap((line) => [line, Buffer.from("\n")]));
 	assert.ok(readFileSync(file).equals(expected), "the repaired file is not the original minus the quarantined lines");
 	const reopened = await openOrRefuse(file, dir, result.after);
 	assert.ok(reopened && opened, "the repaired file does not open");
 	assert.deepEqual(reopened.skipped, []);
 	// v1 entries get fresh random ids from the migration on every open: compare counts there.
-	if ((diagnosis.header.version ?? 1) >= 2) assert.deepEqual(reopened.ids, opened.ids);
+	const damaged = diagnosis.findings.some((f) => f.kind === "malformed-version");
+	if (damaged || (diagnosis.header.version ?? 1) >= 2) assert.deepEqual(reopened.ids, opened.ids);
 	else assert.equal(reopened.ids.length, opened.ids.length);
 }
 
@@ -152,7 +163,9 @@ export async function checkMalformedFile(bytes: Buffer, root: string): Promise<v
 		assertUntouched(file, bytes, mtimeMs, "getRecentSessions");
 
 		const opened = await openOrRefuse(file, dir, diagnosis);
-		const version = diagnosis.header.valid ? (diagnosis.header.version ?? 1) : undefined;
+		// A damaged version with ids below it opens read-only: the tree is kept and nothing is rewritten.
+		const damaged = diagnosis.findings.some((f) => f.kind === "malformed-version");
+		const version = diagnosis.header.valid && !damaged ? (diagnosis.header.version ?? 1) : undefined;
 		if (opened && version !== undefined && version < 3) {
 			// The documented migration rewrite: the original must survive, byte for byte, in the backup.
 			assert.ok(readFileSync(`${file}.v${version}.bak`).equals(bytes), "the migration backup differs");
