@@ -5,7 +5,8 @@ import type { Finding, HeaderCheck } from "./findings.js";
 
 const NEWLINE = 0x0a;
 const BOM = "\uFEFF";
-const BOM_BYTES = 3;
+const BOM_PREFIX = Buffer.from(BOM);
+const BOM_BYTES = BOM_PREFIX.length;
 
 /** Bytes `[start, end)` of the file that `--fix` replaces with `text` (the header's normalisation). */
 export interface HeaderEdit {
@@ -61,17 +62,18 @@ function plural(count: number, word: string): string {
  * before it (a BOM, blank lines), and whether its version can be trusted, as the loader reads it.
  */
 export function inspectHeader(bytes: Buffer, text: string, lineStart: number, lineEnd: number): HeaderInspection {
-	const bom = text.startsWith(BOM);
+	const bomInLine = text.startsWith(BOM);
+	const bom = bytes.subarray(0, BOM_BYTES).equals(BOM_PREFIX);
 	let value: unknown;
 	try {
-		value = JSON.parse(bom ? text.slice(BOM.length) : text);
+		value = JSON.parse(bomInLine ? text.slice(BOM.length) : text);
 	} catch {
 		return invalid("first line is not valid JSON");
 	}
 	if (!isSessionHeader(value)) return invalid("first line is not a session header");
 	const findings: Finding[] = [];
 	const edits: HeaderEdit[] = [];
-	const jsonStart = lineStart + (bom ? BOM_BYTES : 0);
+	const jsonStart = lineStart + (bomInLine ? BOM_BYTES : 0);
 	if (jsonStart > 0) {
 		const blankLines = countNewlines(bytes, lineStart);
 		findings.push({ kind: "header-prefix", bom, blankLines });

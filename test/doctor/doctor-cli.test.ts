@@ -190,3 +190,39 @@ describe("xcsh doctor", () => {
 		});
 	});
 });
+
+describe("xcsh doctor on a damaged header", () => {
+	const tmp = useTempAgentDir();
+	const run = (args: string[]) => runCli(args, { agentDir: tmp.agentDir, cwd: tmp.root });
+
+	it("names a version that is not a number, and --fix sets it", () => {
+		const header = JSON.parse(headerLine()) as Record<string, unknown>;
+		const file = writeSession(tmp.agentDir, "v.jsonl", [
+			JSON.stringify({ ...header, version: "3" }),
+			entryLine("a", null),
+		]);
+		const found = run(["doctor", file]);
+		expect(found.status).toBe(1);
+		expect(found.stdout).toMatch(
+			/ {2}error +malformed-version +the header's version is "3", not a number: the session opens read-only until --fix sets it\n/,
+		);
+		const fixed = run(["doctor", "--fix", file]);
+		expect(fixed.stdout).toContain(`  repaired: set the header's version to 3; the original is in ${file}.bak\n`);
+		expect(fixed.stdout).toContain("  now: ok\n");
+	});
+
+	it("notes a BOM and blank lines before the header, and --fix removes them", () => {
+		const file = writeSession(tmp.agentDir, "b.jsonl", ["\uFEFF", "", headerLine(), entryLine("a", null)]);
+		const found = run(["doctor", file]);
+		expect(found.status).toBe(0);
+		expect(found.stdout).toMatch(
+			/ {2}info +header-prefix +a byte order mark and 2 blank lines before the header \(read fine; --fix removes them\)\n/,
+		);
+		const fixed = run(["doctor", "--fix", file]);
+		expect(fixed.stdout).toContain(
+			`  repaired: removed a byte order mark and 2 blank lines before the header; the original is in ${file}.bak\n`,
+		);
+		const blank = writeSession(tmp.agentDir, "c.jsonl", ["", headerLine(), entryLine("a", null)]);
+		expect(run(["doctor", blank]).stdout).toMatch(/1 blank line before the header \(read fine; --fix removes it\)/);
+	});
+});
