@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { getAgentDir } from "./agent-dir.js";
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "./private-files.js";
 
 /** Receives diagnostics; the TUI must never print them to the terminal. */
 export type LogSink = (level: "error" | "warn" | "info", message: string) => void;
@@ -8,8 +9,10 @@ export type LogSink = (level: "error" | "warn" | "info", message: string) => voi
 function fileSink(level: string, message: string): void {
 	const file = join(getAgentDir(), "xcsh.log");
 	try {
-		mkdirSync(dirname(file), { recursive: true });
-		appendFileSync(file, `${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`);
+		ensurePrivateDirSync(dirname(file));
+		appendFileSync(file, `${new Date().toISOString()} ${level.toUpperCase()} ${message}\n`, {
+			mode: PRIVATE_FILE_MODE,
+		});
 	} catch {
 		// A diagnostics log that cannot be written must never take the session down with it.
 	}

@@ -2,6 +2,7 @@ import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
 import meow from "meow";
 import { runSessionsCommand } from "./cli/sessions-command.js";
 import { type LogSink, setLogSink } from "./logger.js";
+import { tightenAgentDir, tightenedNotice } from "./private-files.js";
 
 const HELP = `
   Usage
@@ -185,6 +186,9 @@ async function main(): Promise<number> {
 		stderrIsTTY: process.stderr.isTTY === true,
 		cwd: process.cwd(),
 	};
+	// Installs written by an earlier xcsh left sessions and history readable by other users.
+	const tightened = tightenAgentDir();
+	if (tightened > 0) io.stderr(`${tightenedNotice(tightened)}\n`);
 	const { flags } = cli;
 	if (flags.export !== undefined) return exportFile(flags.export, command, flags.redact, io);
 	if (flags.listModels) {

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
 import { copyFile, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+import { makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { acquireLock } from "../session/session-lock.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
@@ -76,6 +77,8 @@ async function writeBackup(path: string): Promise<string> {
 		const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
 		try {
 			await copyFile(path, candidate, constants.COPYFILE_EXCL);
+			// A copy keeps the source's mode: a backup holds the whole session, unredacted.
+			makePrivate(candidate);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
 			throw error;
@@ -101,7 +104,7 @@ function quarantineRecord(bytes: Buffer, item: QuarantineItem, backup: string, a
 async function appendQuarantine(path: string, bytes: Buffer, items: readonly QuarantineItem[], backup: string) {
 	const at = new Date().toISOString();
 	const text = items.map((item) => `${JSON.stringify(quarantineRecord(bytes, item, backup, at))}\n`).join("");
-	const handle = await open(path, "a");
+	const handle = await open(path, "a", PRIVATE_FILE_MODE);
 	try {
 		await handle.writeFile(text);
 		await handle.sync();

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getAgentDir } from "../agent-dir.js";
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from "../private-files.js";
 import { findCustomShare } from "./custom-share.js";
 import { runProcess } from "./run-process.js";
 
@@ -44,9 +45,9 @@ export async function readShares(path: string = sharesPath()): Promise<ShareReco
 }
 
 async function writeShares(records: readonly ShareRecord[], path: string): Promise<void> {
-	await mkdir(dirname(path), { recursive: true });
+	await ensurePrivateDir(dirname(path));
 	const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-	await writeFile(temp, `${JSON.stringify({ shares: records }, null, 2)}\n`);
+	await writeFile(temp, `${JSON.stringify({ shares: records }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
 	await rename(temp, path);
 }
 

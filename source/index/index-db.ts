@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { getAgentDir } from "../agent-dir.js";
 import { log } from "../logger.js";
+import { ensurePrivateDirSync, precreatePrivateFile } from "../private-files.js";
 
 /** `<agentDir>/index.db`; resolved per call so `XCSH_AGENT_DIR` set by tests is honoured. */
 export function getIndexDbPath(): string {
@@ -85,6 +86,8 @@ function removeDbFiles(path: string): void {
 }
 
 function openOnce(path: string): Database.Database {
+	// The index holds the sessions' text: SQLite gives its -wal and -shm files this file's mode.
+	precreatePrivateFile(path);
 	const db = new Database(path);
 	try {
 		// WAL lets a running xcsh refresh the index while another one searches it.
@@ -106,7 +109,7 @@ function openOnce(path: string): Database.Database {
 
 /** Opens the index; a corrupt or foreign file is deleted and rebuilt, since the index is only a cache. */
 export function openIndexDb(path: string): Database.Database {
-	mkdirSync(dirname(path), { recursive: true });
+	ensurePrivateDirSync(dirname(path));
 	try {
 		return openOnce(path);
 	} catch (error) {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { access, open, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
 
 /** Prefix of an externalised image's `data` field. */
 export const BLOB_REF_PREFIX = "blob:sha256:";
@@ -49,9 +49,9 @@ export class BlobStore implements BlobStorage {
 		const hash = hashBytes(bytes);
 		const target = join(this.#dir, hash);
 		if (await this.has(hash)) return hash;
-		mkdirSync(this.#dir, { recursive: true });
+		ensurePrivateDirSync(this.#dir);
 		const temp = join(this.#dir, `.${hash}.${randomBytes(4).toString("hex")}.tmp`);
-		const handle = await open(temp, "w");
+		const handle = await open(temp, "w", PRIVATE_FILE_MODE);
 		try {
 			await handle.writeFile(bytes);
 			await handle.sync();

@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { getAgentDir } from "../agent-dir.js";
 import { log } from "../logger.js";
+import { ensurePrivateDirSync, precreatePrivateFile } from "../private-files.js";
 
 /** One recalled prompt. */
 export interface HistoryEntry {
@@ -110,7 +110,9 @@ export class HistoryStorage {
 	/** Opens (creating if needed) the history database; throws if the file cannot be opened. */
 	constructor(dbPath: string = getHistoryDbPath()) {
 		this.dbPath = dbPath;
-		mkdirSync(dirname(dbPath), { recursive: true });
+		ensurePrivateDirSync(dirname(dbPath));
+		// Every prompt ever typed: SQLite gives its -wal and -shm files the database file's mode.
+		precreatePrivateFile(dbPath);
 		this.db = new Database(dbPath);
 		// WAL lets a second xcsh instance read history while this one writes.
 		this.db.pragma("journal_mode = WAL");

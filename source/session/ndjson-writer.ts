@@ -1,4 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 
 /** Appends lines to one file; `SessionManager` serialises its calls. */
 export interface SessionStorageWriter {
@@ -108,7 +109,7 @@ export class NdjsonFileWriter implements SessionStorageWriter {
 		// After the first failure nothing more is written: a later line must never land after a gap.
 		if (this.#error) return;
 		try {
-			this.#handle ??= open(this.#path, this.#mode === "append" ? "a" : "w");
+			this.#handle ??= open(this.#path, this.#mode === "append" ? "a" : "w", PRIVATE_FILE_MODE);
 			const handle = await this.#handle;
 			await handle.writeFile(text);
 		} catch (error) {

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { access, copyFile, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
@@ -70,7 +71,7 @@ export class FileSessionStorage implements SessionStorage {
 	}
 
 	ensureDirSync(dir: string): void {
-		mkdirSync(dir, { recursive: true });
+		ensurePrivateDirSync(dir);
 	}
 
 	existsSync(path: string): boolean {
@@ -78,7 +79,7 @@ export class FileSessionStorage implements SessionStorage {
 	}
 
 	writeTextSync(path: string, text: string): void {
-		writeFileSync(path, text);
+		writeFileSync(path, text, { mode: PRIVATE_FILE_MODE });
 	}
 
 	statSync(path: string): StorageStat | undefined {
@@ -143,7 +144,7 @@ export class FileSessionStorage implements SessionStorage {
 	}
 
 	writeText(path: string, text: string): Promise<void> {
-		return writeFile(path, text);
+		return writeFile(path, text, { mode: PRIVATE_FILE_MODE });
 	}
 
 	rename(from: string, to: string): Promise<void> {
@@ -156,6 +157,8 @@ export class FileSessionStorage implements SessionStorage {
 
 	async copyFile(from: string, to: string): Promise<void> {
 		await copyFile(from, to);
+		// A copy keeps its source's mode; a session written by an earlier xcsh may be readable by all.
+		makePrivate(to);
 		const handle = await open(to, "r+");
 		try {
 			await handle.sync();

@@ -1,6 +1,7 @@
-import { cp, mkdir, rename, rm } from "node:fs/promises";
+import { cp, rename, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { getAgentDir } from "../agent-dir.js";
+import { ensurePrivateDir } from "../private-files.js";
 import { getArtifactsDir } from "./artifacts.js";
 import { lockHolderOther, SessionLockedError } from "./session-lock.js";
 
@@ -41,7 +42,7 @@ export async function moveSessionToTrash(
 	const holder = lockHolderOther(path);
 	if (holder) throw new SessionLockedError(path, holder);
 	const at = options.now ?? new Date();
-	await mkdir(join(getAgentDir(), "trash"), { recursive: true });
+	await ensurePrivateDir(join(getAgentDir(), "trash"));
 	const target = trashPathFor(basename(path), at);
 	// The file first: if the artifacts then fail to move, the session is still gone as asked.
 	if (!(await movePath(path, target, options.renameImpl))) return undefined;

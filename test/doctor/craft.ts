@@ -58,7 +58,8 @@ export function chainLines(count: number, prefix = "e", first: string | null = n
 /** The session directory of the test project under the agent dir (so `--all` finds it). */
 export function projectDir(agentDir: string, cwd = CWD): string {
 	const dir = join(agentDir, "sessions", encodeCwd(cwd));
-	mkdirSync(dir, { recursive: true });
+	// Private, as xcsh makes it: a world-readable agent dir gets tightened (with a notice) on start.
+	mkdirSync(dir, { recursive: true, mode: 0o700 });
 	return dir;
 }
 

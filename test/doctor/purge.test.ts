@@ -15,7 +15,7 @@ describe("xcsh sessions purge", () => {
 
 	/** A trash item (file or directory with a file) whose mtime is `ageMs` in the past. */
 	function trashItem(name: string, ageMs: number, bytes: number, directory = false): string {
-		mkdirSync(trash(), { recursive: true });
+		mkdirSync(trash(), { recursive: true, mode: 0o700 });
 		const path = join(trash(), name);
 		const when = new Date(Date.now() - ageMs);
 		if (directory) {
