@@ -183,6 +183,7 @@ async function main(): Promise<number> {
 		stdout: (text: string) => process.stdout.write(text),
 		stderr: (text: string) => process.stderr.write(text),
 		stderrIsTTY: process.stderr.isTTY === true,
+		columns: process.stdout.isTTY ? process.stdout.columns : undefined,
 		cwd: process.cwd(),
 	};
 	const { flags } = cli;
