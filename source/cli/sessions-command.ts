@@ -91,7 +91,9 @@ async function resolveTarget(value: string, flags: SessionsFlags, io: CliIo): Pr
 		case "found":
 			return lookup.session.path;
 		case "ambiguous":
-			io.stderr(safeLine(`Session id ${value} is ambiguous: ${lookup.matches.map((m) => m.id).join(", ")}`) + "\n");
+			io.stderr(
+				`Session id ${safeLine(value)} is ambiguous: ${safeLine(lookup.matches.map((m) => m.id).join(", "))}\n`,
+			);
 			return undefined;
 		case "none":
 			io.stderr(`No session found for ${safeLine(value)}\n`);
