@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { recordShare } from "../source/export/share-registry.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "./helpers/messages.js";
@@ -102,6 +103,20 @@ describe("CLI printers never write session content raw", () => {
 		expectNoControls(out.stdout + out.stderr);
 		expect(out.stdout).toContain("Unexpected token '␛'");
 		expect(out.stdout).toContain("proj␛]0;DIR␇");
+	});
+
+	it("shares shows a recorded URL with visible escapes", async () => {
+		await recordShare({
+			sessionId: `s${ESC}]0;SID${BEL}`,
+			sharedAt: "2026-01-02T03:04:05.000Z",
+			url: `https://share.example/${ESC}]8;;https://evil.example/${ESC}\\x`,
+			scope: "session",
+		});
+		const out = run(["shares"]);
+		expect(out.status).toBe(0);
+		expectNoControls(out.stdout + out.stderr);
+		expect(out.stdout).toContain("s␛]0;SID␇");
+		expect(out.stdout).toContain("https://share.example/␛]8;;https://evil.example/␛\\x");
 	});
 
 	it("--json output escapes every control, C1 and DEL included, and keeps the values", async () => {
