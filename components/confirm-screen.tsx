@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useCallback, useState } from "react";
 import { matchKey } from "../controllers/keymap.js";
+import { safeLine, safeText } from "../source/render/safe-text.js";
 import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
 
@@ -31,8 +32,8 @@ export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmSc
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<StaticAnchor />
-			<Text color="yellow">{title}</Text>
-			{showDetails ? details.map((line) => <Text key={line}>{line}</Text>) : null}
+			<Text color="yellow">{safeText(title)}</Text>
+			{showDetails ? details.map((line) => <Text key={line}>{safeLine(line)}</Text>) : null}
 			<Text dimColor>Enter/y share · v {showDetails ? "hide" : "view"} what is redacted · Esc/n cancel</Text>
 		</Box>
 	);

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useCallback, useRef, useState } from "react";
 import { matchKey } from "../controllers/keymap.js";
+import { safeText } from "../source/render/safe-text.js";
 import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
 
@@ -49,7 +50,7 @@ export function LockedSessionChoice({ message, onChoose }: LockedSessionChoicePr
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
 			<StaticAnchor />
-			<Text color="yellow">{message}</Text>
+			<Text color="yellow">{safeText(message)}</Text>
 			{ITEMS.map((item, i) => (
 				<Text key={item.value} {...(i === selected ? { color: "cyan" } : {})}>
 					{i === selected ? "❯ " : "  "}

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ChatStatus } from "../controllers/chat-controller.js";
+import { safeLine } from "../source/render/safe-text.js";
 
 /** Props of StatusLine. */
 export interface StatusLineProps {
@@ -19,8 +20,8 @@ export function StatusLine({ status, width }: StatusLineProps) {
 	return (
 		<Box width={width}>
 			<Text wrap="truncate-end" dimColor>
-				<Text {...(status.offline ? { color: "yellow" } : {})}>{status.model}</Text>
-				{status.thinking !== "off" ? ` · thinking ${status.thinking}` : ""} · {status.session} · ↑
+				<Text {...(status.offline ? { color: "yellow" } : {})}>{safeLine(status.model)}</Text>
+				{status.thinking !== "off" ? ` · thinking ${status.thinking}` : ""} · {safeLine(status.session)} · ↑
 				{compact(status.inputTokens)} ↓{compact(status.outputTokens)} · ${status.cost.toFixed(3)}
 				{context}
 			</Text>

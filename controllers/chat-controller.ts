@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { estimateContextTokens } from "../source/agent/compaction/token-estimate.js";
+import { safeDeep, safeText } from "../source/render/safe-text.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
 import { modelRef } from "../source/session/model-resolver.js";
@@ -56,7 +57,8 @@ export interface ChatControllerOptions {
 /**
  * Turns AgentSession events into the chat screen's state: finished items, the streaming message,
  * running tools, the current activity and the status line. No React: components bind with
- * useSyncExternalStore.
+ * useSyncExternalStore. Every text in the snapshot is made safe here (`safe-text.ts`): messages,
+ * tool output and notices come from the model, tools and files, and must not reach the terminal raw.
  */
 export class ChatController {
 	readonly #session: AgentSession;
@@ -93,7 +95,9 @@ export class ChatController {
 
 	/** Adds a notice line to the history. */
 	notice(level: "info" | "warning" | "error", text: string): void {
-		this.#update({ items: [...this.#snapshot.items, { kind: "notice", id: this.#id(), level, text }] });
+		this.#update({
+			items: [...this.#snapshot.items, { kind: "notice", id: this.#id(), level, text: safeText(text) }],
+		});
 	}
 
 	/** Shows (or clears) what the app is busy with besides the agent (sharing, summarising…). */
@@ -124,14 +128,14 @@ export class ChatController {
 	#historyItems(): ChatItem[] {
 		const session = this.#session;
 		const manager = session.sessionManager;
-		const welcome: ChatItem = {
+		const welcome: ChatItem = safeDeep({
 			kind: "welcome",
 			id: this.#id(),
 			model: this.#options.isOffline(session.model) ? "offline model" : modelRef(session.model),
 			cwd: manager.getCwd(),
 			session: manager.getSessionName() ?? manager.getSessionId(),
 			...(this.#options.hint ? { hint: this.#options.hint } : {}),
-		};
+		});
 		const messages = session.messages;
 		const shown = messages.slice(-REDRAW_LIMIT);
 		const items: ChatItem[] = [welcome];
@@ -143,7 +147,7 @@ export class ChatController {
 				text: `… ${messages.length - shown.length} earlier messages (see /tree)`,
 			});
 		}
-		for (const message of shown) items.push({ kind: "message", id: this.#id(), message });
+		for (const message of shown) items.push({ kind: "message", id: this.#id(), message: safeDeep(message) });
 		return items;
 	}
 
@@ -195,14 +199,14 @@ export class ChatController {
 			case "message_update":
 				if (event.message.role === "assistant") {
 					this.#update({
-						pending: event.message,
+						pending: safeDeep(event.message),
 						activity: this.#snapshot.activity && { ...this.#snapshot.activity, label: "Streaming" },
 					});
 				}
 				break;
 			case "message_end":
 				this.#update({
-					items: [...this.#snapshot.items, { kind: "message", id: this.#id(), message: event.message }],
+					items: [...this.#snapshot.items, { kind: "message", id: this.#id(), message: safeDeep(event.message) }],
 					pending: undefined,
 					status: this.#status(),
 				});
@@ -211,13 +215,18 @@ export class ChatController {
 				this.#update({
 					running: [
 						...this.#snapshot.running,
-						{ id: event.toolCallId, name: event.toolName, args: event.args as Record<string, unknown>, output: "" },
+						{
+							id: event.toolCallId,
+							name: safeText(event.toolName),
+							args: safeDeep(event.args as Record<string, unknown>),
+							output: "",
+						},
 					],
 					activity: { label: `Running ${event.toolName}`, startedAt: this.#snapshot.activity?.startedAt ?? Date.now() },
 				});
 				break;
 			case "tool_execution_update": {
-				const text = textOfPartial(event.partialResult);
+				const text = safeText(textOfPartial(event.partialResult));
 				this.#update({
 					running: this.#snapshot.running.map((t) => (t.id === event.toolCallId ? { ...t, output: text } : t)),
 				});

@@ -184,6 +184,7 @@ async function main(): Promise<number> {
 		stdout: (text: string) => process.stdout.write(text),
 		stderr: (text: string) => process.stderr.write(text),
 		stderrIsTTY: process.stderr.isTTY === true,
+		columns: process.stdout.isTTY ? process.stdout.columns : undefined,
 		cwd: process.cwd(),
 	};
 	// Installs written by an earlier xcsh left sessions and history readable by other users.

@@ -4,6 +4,7 @@ import { memo, type ReactNode, useEffect, useRef } from "react";
 import type { SearchScope } from "../../controllers/search-controller.js";
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { IndexedRole, SearchHit } from "../../source/index/session-index.js";
+import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
 import { StaticAnchor } from "../static-anchor.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
@@ -66,7 +67,12 @@ interface HitRowProps {
 }
 
 const HitRow = memo(function HitRow({ hit, selected, current, now }: HitRowProps) {
-	const title = clip((hit.title ?? hit.sessionId.slice(0, SESSION_ID_CHARS)).replace(/\s+/g, " ").trim(), 40);
+	const title = clip(
+		safeLine(hit.title ?? hit.sessionId.slice(0, SESSION_ID_CHARS))
+			.replace(/\s+/g, " ")
+			.trim(),
+		40,
+	);
 	return (
 		<Box flexDirection="column">
 			<Text wrap="truncate-end">
@@ -78,14 +84,14 @@ const HitRow = memo(function HitRow({ hit, selected, current, now }: HitRowProps
 				</Text>
 				<Text dimColor>
 					{" · "}
-					{basename(hit.cwd) || hit.cwd} · {formatRelativeTime(new Date(hit.timestamp), now)} ·{" "}
+					{safeLine(basename(hit.cwd) || hit.cwd)} · {formatRelativeTime(new Date(hit.timestamp), now)} ·{" "}
 				</Text>
 				<Text color={hit.role === "user" ? "green" : undefined}>{ROLE_LABELS[hit.role]}</Text>
 				{hit.compacted ? <Text dimColor> · compacted</Text> : null}
 			</Text>
 			<Text wrap="truncate-end">
 				{"    "}
-				{snippetParts(hit.snippet).map((part, i) =>
+				{snippetParts(safeLine(hit.snippet)).map((part, i) =>
 					part.match ? (
 						// biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet never reorder
 						<Text key={i} color="yellow" bold>
@@ -118,7 +124,7 @@ function statusLine(props: SearchViewProps): ReactNode {
 	if (message !== undefined)
 		return (
 			<Text color="red" wrap="truncate-end">
-				{message}
+				{safeLine(message)}
 			</Text>
 		);
 	if (!props.searched) return <Text> </Text>;

@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector-controller.js";
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
+import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { StaticAnchor } from "../static-anchor.js";
 import { useInputReady } from "../use-input-ready.js";
@@ -35,8 +36,9 @@ function clipStart(text: string, width: number): string {
 	return text.length <= width ? text : `…${text.slice(text.length - Math.max(0, width - 1))}`;
 }
 
+/** Session content as one line a terminal cannot act on. */
 function oneLine(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
+	return safeLine(text).replace(/\s+/g, " ").trim();
 }
 
 interface RowProps {
@@ -56,13 +58,14 @@ function SessionRow({ session, selected, current, showCwd, width, mode, now }: R
 			<Text wrap="truncate">
 				<Text color="cyan">{prefix}</Text>
 				<Text>Rename: </Text>
-				<Text color="cyan">{clipStart(mode.text, Math.max(1, width - PREFIX_WIDTH - 10))}▌</Text>
+				<Text color="cyan">{clipStart(safeLine(mode.text), Math.max(1, width - PREFIX_WIDTH - 10))}▌</Text>
 			</Text>
 		);
 	}
 	const meta = `${formatRelativeTime(session.modified, now).padStart(TIME_WIDTH)}${`${session.messageCount} msg`.padStart(COUNT_WIDTH)}`;
-	const cwdWidth = showCwd ? Math.min(session.cwd.length, Math.max(10, Math.floor(width / 4))) : 0;
-	const cwd = showCwd ? `  ${clipStart(session.cwd, cwdWidth)}` : "";
+	const safeCwd = showCwd ? safeLine(session.cwd) : "";
+	const cwdWidth = showCwd ? Math.min(safeCwd.length, Math.max(10, Math.floor(width / 4))) : 0;
+	const cwd = showCwd ? `  ${clipStart(safeCwd, cwdWidth)}` : "";
 	const labelWidth = Math.max(4, width - PREFIX_WIDTH - meta.length - cwd.length - 2);
 	const label = clip(oneLine(sessionLabel(session)), labelWidth).padEnd(labelWidth);
 	return (
@@ -94,17 +97,17 @@ function StatusLine({
 	notice,
 }: Pick<SessionSelectorProps, "error" | "notice"> & { mode: SessionSelectorMode }) {
 	if (mode.kind === "confirmDelete")
-		return <Text color="yellow" wrap="truncate">{`Delete "${mode.label}"? (y/n)`}</Text>;
+		return <Text color="yellow" wrap="truncate">{`Delete "${oneLine(mode.label)}"? (y/n)`}</Text>;
 	if (error)
 		return (
 			<Text color="red" wrap="truncate">
-				{error}
+				{safeLine(error)}
 			</Text>
 		);
 	if (notice)
 		return (
 			<Text color="yellow" wrap="truncate">
-				{notice}
+				{safeLine(notice)}
 			</Text>
 		);
 	return <Text> </Text>;

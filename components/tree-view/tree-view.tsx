@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
+import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionTreeNode } from "../../source/session/types.js";
 import { StaticAnchor } from "../static-anchor.js";
 import type { TreeRow } from "./tree-rows.js";
@@ -47,9 +48,9 @@ const RowLine = memo(function RowLine({ row, selected, width }: RowLineProps) {
 				{marker}
 			</Text>
 			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={row.isLeaf}>
-				{row.text}
+				{safeLine(row.text)}
 			</Text>
-			{row.label === undefined ? null : <Text color="yellow"> [{row.label}]</Text>}
+			{row.label === undefined ? null : <Text color="yellow"> [{safeLine(row.label)}]</Text>}
 		</Text>
 	);
 });

@@ -11,6 +11,7 @@ import {
 	severityOf,
 } from "../doctor/findings.js";
 import { type RepairResult, repairSessionFile } from "../doctor/repair.js";
+import { safeJson, safeLine } from "../render/safe-text.js";
 import { formatTable } from "./format.js";
 import type { CliIo } from "./sessions-command.js";
 
@@ -89,7 +90,8 @@ function renderTable(checked: readonly Checked[]): string {
 	const blocks = checked.map(({ diagnosis, repair }) => {
 		const lines = [`${diagnosis.path}  ${statusOf(diagnosis)}`, ...findingRows(diagnosis.findings)];
 		if (repair) lines.push(...repairLines(repair));
-		return lines.join("\n");
+		// Paths, parser messages and lock holders come from files: never raw to the terminal.
+		return lines.map(safeLine).join("\n");
 	});
 	return blocks.join("\n");
 }
@@ -121,7 +123,7 @@ function renderJson(checked: readonly Checked[]): string {
 		const { outcome, removedLock, after } = repair;
 		return { ...jsonOf(diagnosis), repair: { outcome, removedLock, after: jsonOf(after) } };
 	});
-	return JSON.stringify({ files, summary: summaryOf(checked) }, null, 2);
+	return safeJson({ files, summary: summaryOf(checked) });
 }
 
 /** The file to check, or an error message for stderr. */
@@ -156,7 +158,7 @@ export async function runDoctorCommand(args: readonly string[], flags: DoctorFla
 	else {
 		const target = singleTarget(arg, io.cwd);
 		if ("error" in target) {
-			io.stderr(`${target.error}\n`);
+			io.stderr(`${safeLine(target.error)}\n`);
 			return 1;
 		}
 		files = [target.path];

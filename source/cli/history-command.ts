@@ -1,3 +1,4 @@
+import { safeJson, safeLine } from "../render/safe-text.js";
 import { HistoryStorage } from "../session/history-storage.js";
 import { clip, formatRelativeTime, formatTable } from "./format.js";
 import type { CliIo } from "./sessions-command.js";
@@ -18,15 +19,15 @@ export async function runHistoryCommand(query: string, flags: HistoryFlags, io: 
 	try {
 		const rows = query.trim() ? history.search(query, flags.limit) : history.getRecent(flags.limit);
 		if (flags.json) {
-			io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+			io.stdout(`${safeJson(rows)}\n`);
 		} else if (rows.length === 0) {
-			io.stdout(query.trim() ? `No prompts match "${query.trim()}".\n` : "No prompts in the history yet.\n");
+			io.stdout(query.trim() ? `No prompts match "${safeLine(query.trim())}".\n` : "No prompts in the history yet.\n");
 		} else {
 			const table = rows.map((r) => [
 				formatRelativeTime(new Date(r.createdAt)),
 				clip(r.prompt.replace(/\s+/g, " "), 100),
 			]);
-			io.stdout(`${formatTable(table)}\n`);
+			io.stdout(`${formatTable(table, { width: io.columns })}\n`);
 		}
 	} finally {
 		await history.close();

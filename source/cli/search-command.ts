@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { type FilterFlags, parseFilterFlags } from "../index/search-filters.js";
 import { type SearchHit, SessionIndex } from "../index/session-index.js";
+import { safeJson, safeLine } from "../render/safe-text.js";
 import { clip, formatRelativeTime, formatTable } from "./format.js";
 import { terminalProgress } from "./index-progress.js";
 import type { CliIo } from "./sessions-command.js";
@@ -59,16 +60,21 @@ export async function runSearchCommand(query: string, flags: SearchFlags, io: Cl
 		const cwd = flags.all ? undefined : (flags.cwd ?? io.cwd);
 		const hits = index.search(words, { ...filters.value, cwd, limit: flags.limit });
 		if (flags.json) {
-			io.stdout(`${JSON.stringify(hits, null, 2)}\n`);
+			io.stdout(`${safeJson(hits)}\n`);
 		} else if (hits.length === 0) {
-			io.stdout(`No matches for "${words}"${flags.all ? "" : " in this project (try --all)"}.\n`);
+			io.stdout(`No matches for "${safeLine(words)}"${flags.all ? "" : " in this project (try --all)"}.\n`);
 		} else {
 			const now = new Date();
-			io.stdout(`${formatTable(hits.map((hit) => hitRow(hit, now)))}\n`);
+			io.stdout(
+				`${formatTable(
+					hits.map((hit) => hitRow(hit, now)),
+					{ width: io.columns },
+				)}\n`,
+			);
 		}
 		return 0;
 	} catch (error) {
-		io.stderr(`Search failed: ${error instanceof Error ? error.message : String(error)}\n`);
+		io.stderr(`Search failed: ${safeLine(error instanceof Error ? error.message : String(error))}\n`);
 		return 1;
 	} finally {
 		progress.done();

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { safeJson, safeLine } from "../render/safe-text.js";
 import { migrateSessionEntries } from "../session/migrations.js";
 import { buildSessionContext } from "../session/session-context.js";
 import { readSessionFile } from "../session/session-loader.js";
@@ -16,6 +17,8 @@ export interface CliIo {
 	stderr: (text: string) => void;
 	/** Whether stderr is a terminal (live progress goes there); false when absent. */
 	stderrIsTTY?: boolean;
+	/** Terminal columns of stdout when it is a terminal: tables are cut to fit. */
+	columns?: number | undefined;
 	cwd: string;
 }
 
@@ -39,6 +42,9 @@ function infoRow(info: SessionInfo, withCwd: boolean): string[] {
 	return row;
 }
 
+/** `sessions info` shows one value per line: room for a long path, not for a 5,000-character title. */
+const INFO_MAX_CELL = 400;
+
 async function listCommand(flags: SessionsFlags, io: CliIo): Promise<number> {
 	const dir = flags.all ? undefined : resolve(flags.sessionDir ?? getDefaultSessionDir(io.cwd));
 	await refreshIndexWithProgress(
@@ -47,14 +53,19 @@ async function listCommand(flags: SessionsFlags, io: CliIo): Promise<number> {
 	);
 	const sessions = dir === undefined ? await SessionManager.listAll() : await SessionManager.list(io.cwd, dir);
 	if (flags.json) {
-		io.stdout(`${JSON.stringify(sessions, null, 2)}\n`);
+		io.stdout(`${safeJson(sessions)}\n`);
 		return 0;
 	}
 	if (sessions.length === 0) {
-		io.stdout(flags.all ? "No sessions yet.\n" : `No sessions for ${io.cwd} yet (try --all).\n`);
+		io.stdout(flags.all ? "No sessions yet.\n" : `No sessions for ${safeLine(io.cwd)} yet (try --all).\n`);
 		return 0;
 	}
-	io.stdout(`${formatTable(sessions.map((s) => infoRow(s, flags.all)))}\n`);
+	io.stdout(
+		`${formatTable(
+			sessions.map((s) => infoRow(s, flags.all)),
+			{ width: io.columns, keep: [0] },
+		)}\n`,
+	);
 	return 0;
 }
 
@@ -80,10 +91,12 @@ async function resolveTarget(value: string, flags: SessionsFlags, io: CliIo): Pr
 		case "found":
 			return lookup.session.path;
 		case "ambiguous":
-			io.stderr(`Session id ${value} is ambiguous: ${lookup.matches.map((m) => m.id).join(", ")}\n`);
+			io.stderr(
+				`Session id ${safeLine(value)} is ambiguous: ${safeLine(lookup.matches.map((m) => m.id).join(", "))}\n`,
+			);
 			return undefined;
 		case "none":
-			io.stderr(`No session found for ${value}\n`);
+			io.stderr(`No session found for ${safeLine(value)}\n`);
 			return undefined;
 	}
 }
@@ -98,11 +111,11 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 	if (!path) return 1;
 	const read = await readSessionFile(path, new FileSessionStorage());
 	if (read.kind === "missing") {
-		io.stderr(`File not found: ${path}\n`);
+		io.stderr(`File not found: ${safeLine(path)}\n`);
 		return 1;
 	}
 	if (read.kind !== "ok") {
-		io.stderr(`Not a session file: ${path}\n`);
+		io.stderr(`Not a session file: ${safeLine(path)}\n`);
 		return 1;
 	}
 	const version = (read.entries[0] as SessionHeader).version ?? 1;
@@ -124,7 +137,7 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		context: { messages: context.messages.length, models: context.models, thinkingLevel: context.thinkingLevel },
 	};
 	if (flags.json) {
-		io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
+		io.stdout(`${safeJson(summary)}\n`);
 		return 0;
 	}
 	const lines = [
@@ -145,7 +158,8 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		],
 		["Torn tail", read.missingFinalNewline ? "yes (repaired on the next append)" : "no"],
 	];
-	io.stdout(`${formatTable(lines)}\n`);
+	// One session: paths and the title may be long, so a generous cap and no fitting to the terminal.
+	io.stdout(`${formatTable(lines, { maxCell: INFO_MAX_CELL })}\n`);
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 import { readShares, revokeShare } from "../export/share-registry.js";
+import { safeLine } from "../render/safe-text.js";
 import { formatTable } from "./format.js";
 import type { CliIo } from "./sessions-command.js";
 
@@ -11,7 +12,7 @@ export async function runSharesCommand(args: readonly string[], io: CliIo): Prom
 				io.stderr("Usage: xcsh shares revoke <id>\n");
 				return 2;
 			}
-			io.stdout(`Revoked ${(await revokeShare(id)).url}\n`);
+			io.stdout(`Revoked ${safeLine((await revokeShare(id)).url)}\n`);
 			return 0;
 		}
 		if (sub) {
@@ -34,7 +35,7 @@ export async function runSharesCommand(args: readonly string[], io: CliIo): Prom
 		io.stdout(`${formatTable(rows)}\n`);
 		return 0;
 	} catch (error) {
-		io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+		io.stderr(`${safeLine(error instanceof Error ? error.message : String(error))}\n`);
 		return 1;
 	}
 }

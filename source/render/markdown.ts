@@ -1,5 +1,6 @@
 import type { Token, Tokens } from "marked";
 import { type Highlighter, highlightToAnsi } from "./highlight.js";
+import { safeText } from "./safe-text.js";
 
 /** SGR codes used for terminal markdown. */
 const SGR = {
@@ -146,8 +147,12 @@ function block(token: Token, state: Loaded): string {
 	}
 }
 
-/** Markdown as ANSI-styled terminal text (headings, emphasis, lists, quotes, highlighted code). */
-export function renderMarkdown(text: string): string {
+/**
+ * Markdown as ANSI-styled terminal text (headings, emphasis, lists, quotes, highlighted code).
+ * The text is made safe first: our styling is the only escape codes in the result.
+ */
+export function renderMarkdown(markdown: string): string {
+	const text = safeText(markdown);
 	if (!loaded) return text;
 	const state = loaded;
 	return state

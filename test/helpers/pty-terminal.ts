@@ -25,6 +25,7 @@ export class PtyTerminal {
 	readonly #terminal: InstanceType<typeof xterm.Terminal>;
 	readonly #exited: Promise<number>;
 	#raw = "";
+	#titles: string[] = [];
 	#changed: (() => void)[] = [];
 
 	constructor(options: PtyOptions) {
@@ -46,6 +47,7 @@ export class PtyTerminal {
 		delete env.CONTINUOUS_INTEGRATION;
 		delete env.XCSH_TERMINAL_ID;
 		this.#terminal = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
+		this.#terminal.onTitleChange((title) => this.#titles.push(title));
 		env.XCSH = `${process.execPath} ${BIN}`;
 		const [file, args] = options.shell
 			? ["/bin/sh", ["-c", options.shell]]
@@ -72,6 +74,11 @@ export class PtyTerminal {
 	/** Everything the program wrote, escape sequences included. */
 	get raw(): string {
 		return this.#raw;
+	}
+
+	/** Every window title the program set (OSC 0/2), in order. */
+	get titles(): readonly string[] {
+		return this.#titles;
 	}
 
 	/** The visible screen as text, one line per row, trailing spaces trimmed. */
