@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { safeText } from "../source/render/safe-text.js";
 
 /** What a submitted editor line means. */
 export type RoutedInput =
@@ -69,15 +70,15 @@ export class InputController {
 		return routed;
 	}
 
-	/** Newest prompts first, for ↑/↓ browsing in the editor. */
+	/** Newest prompts first, for ↑/↓ browsing in the editor (controls made visible: they are drawn). */
 	getRecent(limit = 100): string[] {
-		return this.source.getRecent(limit).map((entry) => entry.prompt);
+		return this.source.getRecent(limit).map((entry) => safeText(entry.prompt));
 	}
 
 	/** Prompts matching `query`, best first, without duplicates; for Ctrl+R. */
 	search(query: string, limit = 50): string[] {
 		if (query.trim() === "") return [];
-		return [...new Set(this.source.search(query, limit).map((entry) => entry.prompt))];
+		return [...new Set(this.source.search(query, limit).map((entry) => safeText(entry.prompt)))];
 	}
 }
 

@@ -106,6 +106,14 @@ describe("InputController history passthroughs", () => {
 		expect(queries).toHaveLength(1);
 	});
 
+	it("recalled prompts come back with their control characters made visible (they reach the editor)", () => {
+		const hostile = "title\u001b]0;PWNED\u0007\u001b[2J\nsecond line";
+		const { controller } = setup([hostile]);
+		const shown = "title\u241b]0;PWNED\u2407\u241b[2J\nsecond line";
+		expect(controller.getRecent()).toEqual([shown]);
+		expect(controller.search("title")).toEqual([shown]);
+	});
+
 	it("accepts a HistoryStorage as recorder and source", () => {
 		expectTypeOf<HistoryStorage>().toExtend<HistoryRecorder & HistorySource>();
 	});
