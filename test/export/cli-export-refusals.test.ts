@@ -160,6 +160,16 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		expect(files().filter((f) => f.endsWith(".tmp"))).toEqual([]);
 	});
 
+	it("--help and the usage line name --force", () => {
+		expect(run(["--help"]).stdout).toContain(
+			"--force              --export: replace an existing output file (never a session file)",
+		);
+		expect(run(["--export", ""])).toMatchObject({
+			status: 2,
+			stderr: "Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json] [--format f] [--force]\n",
+		});
+	});
+
 	it("the default output name never replaces an earlier export: s.html, then s-2.html; --force reuses s.html", () => {
 		session("s.jsonl");
 		const first = join(temp.root, "s.html");

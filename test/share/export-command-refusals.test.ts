@@ -59,6 +59,12 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 	/** The HTML notice goes on with the scope line. */
 	const exported = (path: string) => ({ text: expect.stringMatching(new RegExp(`^Exported to: ${path}(\n|$)`)) });
 
+	it("/export lists --force among its arguments", () => {
+		expect(exportCommands(deps).find((c) => c.name === "export")?.args).toBe(
+			"[path] [--branch | --entry <id>] [--format md|json] [--focused] [--collapse-tools] [--no-redact] [--force]",
+		);
+	});
+
 	it("refuses the session's own file, another session and the sessions folder; the session stays byte for byte", async () => {
 		const { session, file, bytes } = await makeSession();
 		const before = bytes();
