@@ -1,4 +1,4 @@
-import { lstat, open, realpath } from "node:fs/promises";
+import { lstat, open, realpath, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { isSessionHeader } from "../session/session-loader.js";
@@ -79,6 +79,8 @@ function isInside(child: string, folder: string): boolean {
 async function holdsSession(path: string): Promise<boolean> {
 	let handle: Awaited<ReturnType<typeof open>> | undefined;
 	try {
+		// Only regular files: opening a FIFO for reading would wait for a writer forever.
+		if (!(await stat(path)).isFile()) return false;
 		handle = await open(path, "r");
 		// A header line is small; a few KB cover even a long title without reading a big file whole.
 		const buffer = Buffer.alloc(64 * 1024);
@@ -118,8 +120,11 @@ export async function exportTargetProblem(path: string, check: ExportTargetCheck
 	const sessions = await realTarget(getSessionsRoot());
 	if (isInside(target, sessions))
 		return `Refusing to write an export inside the sessions folder (${sessions}): ${path}`;
-	if (!check.replace && (await exists(path))) return alreadyExists(path);
-	return undefined;
+	const existing = await lstat(path).catch(() => undefined);
+	if (existing === undefined) return undefined;
+	// --force replaces a file (or a link), never a folder, a device or a pipe.
+	if (!existing.isFile() && !existing.isSymbolicLink()) return `${path} is not a regular file`;
+	return check.replace ? undefined : alreadyExists(path);
 }
 
 /** The refusal for an existing file without `--force`. */

@@ -158,6 +158,12 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		});
 		expect(readFileSync(page, "utf8")).toContain("<!DOCTYPE html>");
 		expect(files().filter((f) => f.endsWith(".tmp"))).toEqual([]);
+		// --force replaces files, never a folder (or a device, or a pipe).
+		mkdirSync(join(temp.root, "folder.html"));
+		expect(run(["--export", "s.jsonl", "folder.html", "--force"])).toMatchObject({
+			status: 1,
+			stderr: `${join(temp.root, "folder.html")} is not a regular file\n`,
+		});
 	});
 
 	it("--help and the usage line name --force", () => {
