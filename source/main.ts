@@ -16,7 +16,7 @@ const HELP = `
     $ xcsh search <words…> [--all] [--json]     Search the text of past sessions (this project, or --all)
                                                 --role user|assistant|tool, --since/--until <when>
     $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
-    $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page
+    $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page (or .md, .json)
 
   Options
     -p, --print          Non-interactive: send the prompt, print the answer, exit
@@ -28,7 +28,8 @@ const HELP = `
     --extension <path>   Load an extension module (repeatable)
     --list-models        Show the models xcsh can use
     --no-redact          --export: keep secrets (they are redacted by default)
-    --format <f>         --export: html (default), md or json (also taken from the output's extension)
+    --format <f>         --export: html (default), md or json (else taken from the output's .html/.md/.json)
+    --force              --export: replace an existing output file (never a session file)
     --focused            --export md/json: only the prompts and the final answers
     --collapse-tools     --export: keep only the first lines of each tool result
     --session-dir <dir>  Use this session directory instead of the project's default
@@ -63,6 +64,7 @@ const cli = meow(HELP, {
 		format: { type: "string" },
 		focused: { type: "boolean", default: false },
 		collapseTools: { type: "boolean", default: false },
+		force: { type: "boolean", default: false },
 		all: { type: "boolean", default: false },
 		json: { type: "boolean", default: false },
 		sessionDir: { type: "string" },
@@ -134,50 +136,6 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	process.exit(code);
 }
 
-/** `xcsh --export <session.jsonl> [out.html]`: the fast path, before any session or UI starts. */
-async function exportFile(
-	input: string,
-	output: string | undefined,
-	redact: boolean,
-	io: { stdout: (t: string) => void; stderr: (t: string) => void; cwd: string },
-): Promise<number> {
-	if (!input) {
-		io.stderr("Usage: xcsh --export <session.jsonl> [output.html]\n");
-		return 2;
-	}
-	const [{ exportFromFile }, { formatForPath, textExportFromFile }] = await Promise.all([
-		import("./export/html/index.js"),
-		import("./export/text-export.js"),
-	]);
-	const format = (cli.flags.format as "md" | "json" | "html" | undefined) ?? formatForPath(output) ?? "html";
-	if (!["md", "json", "html"].includes(format)) {
-		io.stderr(`--format takes md, json or html (got "${format}")\n`);
-		return 2;
-	}
-	try {
-		const { describeRedaction } = await import("./export/redact-export.js");
-		let redacted: string | undefined;
-		const choice = {
-			redact,
-			collapseTools: cli.flags.collapseTools,
-			onRedacted: (summary: Parameters<typeof describeRedaction>[0]) => {
-				redacted = describeRedaction(summary);
-			},
-		};
-		const path =
-			format === "html"
-				? await exportFromFile(input, output, io.cwd, choice)
-				: await textExportFromFile(input, output, io.cwd, { format, focused: cli.flags.focused, ...choice });
-		io.stdout(`Exported to: ${path}\n`);
-		if (redacted) io.stdout(`${redacted}\n`);
-		if (!redact) io.stdout("Not redacted (--no-redact)\n");
-		return 0;
-	} catch (error) {
-		io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
-		return 1;
-	}
-}
-
 async function main(): Promise<number> {
 	const [command, ...args] = cli.input;
 	const io = {
@@ -191,7 +149,11 @@ async function main(): Promise<number> {
 	const tightened = tightenAgentDir();
 	if (tightened > 0) io.stderr(`${tightenedNotice(tightened)}\n`);
 	const { flags } = cli;
-	if (flags.export !== undefined) return exportFile(flags.export, command, flags.redact, io);
+	if (flags.export !== undefined) {
+		const { runExportCommand } = await import("./cli/export-command.js");
+		const { redact, format, focused, collapseTools, force } = flags;
+		return runExportCommand(flags.export, command, { redact, format, focused, collapseTools, force }, io);
+	}
 	if (flags.listModels) {
 		const { runListModels } = await import("./cli/list-models-command.js");
 		return runListModels(io);

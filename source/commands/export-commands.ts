@@ -22,15 +22,18 @@ export interface ExportCommandDeps {
 
 import { findCustomShare } from "../export/custom-share.js";
 import { describeScope, type ExportScope, entriesInScope, parseScopeWords, scopeName } from "../export/export-scope.js";
+import { chooseExportFormat, freeDefaultPath } from "../export/export-target.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
 import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
-import { formatForPath, type TextFormat, writeTextExport } from "../export/text-export.js";
+import { type TextFormat, writeTextExport } from "../export/text-export.js";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { redactEntries, redactText } from "../redaction/redact.js";
 
 const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
+/** /export's switches (the rest are the scope words and the path). */
+const FLAG_WORDS = new Set(["--no-redact", "--focused", "--collapse-tools", "--force"]);
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -69,7 +72,7 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		{
 			name: "export",
 			description: "Export the session to an HTML file and open it",
-			args: "[path] [--branch | --entry <id>] [--format md|json] [--focused] [--collapse-tools] [--no-redact]",
+			args: "[path] [--branch | --entry <id>] [--format md|json] [--focused] [--collapse-tools] [--no-redact] [--force]",
 			async run({ session }, args) {
 				let words: string[];
 				try {
@@ -82,17 +85,11 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				const redact = !words.includes("--no-redact");
 				const focused = words.includes("--focused");
 				const collapseTools = words.includes("--collapse-tools");
+				const force = words.includes("--force");
 				const formatAt = words.indexOf("--format");
-				const format = formatAt >= 0 ? words[formatAt + 1] : undefined;
-				if (formatAt >= 0 && format !== "md" && format !== "json" && format !== "html")
-					return failure(`--format takes md, json or html (got "${format ?? ""}")`);
+				const format = formatAt >= 0 ? (words[formatAt + 1] ?? "") : undefined;
 				const scoped = parseScopeWords(
-					words.filter(
-						(word, i) =>
-							word !== "--no-redact" &&
-							word !== "--focused" &&
-							(formatAt < 0 || (i !== formatAt && i !== formatAt + 1)),
-					),
+					words.filter((word, i) => !FLAG_WORDS.has(word) && (formatAt < 0 || (i !== formatAt && i !== formatAt + 1))),
 					{ kind: "tree" },
 				);
 				if ("error" in scoped) return failure(scoped.error);
@@ -100,16 +97,18 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				let scopeLine = "";
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
-				const [requested] = words;
-				const textFormat =
-					format === "md" || format === "json" ? format : format === "html" ? undefined : formatForPath(requested);
-				if (textFormat) return exportText(session, textFormat, requested, scoped.scope, { focused, redact });
+				const requested = words[0] === undefined ? undefined : expandHome(words[0]);
+				const chosen = chooseExportFormat(requested, format);
+				if ("error" in chosen) return failure(chosen.error);
+				if (chosen.format !== "html")
+					return exportText(session, chosen.format, requested, scoped.scope, { focused, redact, force });
 				let path: string;
 				let redacted: string | undefined;
 				try {
-					path = await deps.exportHtml(session, requested === undefined ? undefined : expandHome(requested), {
+					path = await deps.exportHtml(session, requested, {
 						redact,
 						collapseTools,
+						force,
 						scope: scoped.scope,
 						onScope: (count) => {
 							scopeLine = `Scope: ${describeScope(scoped.scope, count)}`;
@@ -227,19 +226,22 @@ async function exportText(
 	format: TextFormat,
 	requested: string | undefined,
 	scope: ExportScope,
-	options: { focused: boolean; redact: boolean },
+	options: { focused: boolean; redact: boolean; force: boolean },
 ): Promise<CommandResult> {
 	const manager = session.sessionManager;
 	let redacted: string | undefined;
 	try {
 		const { entries, leafId } = entriesInScope(manager, scope.kind === "tree" ? { kind: "branch" } : scope);
-		const output = resolve(
-			requested === undefined ? `xcsh-session-${manager.getSessionId()}.${format}` : expandHome(requested),
-		);
+		const output =
+			requested === undefined
+				? await freeDefaultPath(process.cwd(), `xcsh-session-${manager.getSessionId()}`, format, options.force)
+				: resolve(requested);
 		const path = await writeTextExport(manager.getHeader(), entries, leafId, output, {
 			format,
 			focused: options.focused,
 			redact: options.redact,
+			force: options.force,
+			input: manager.getSessionFile(),
 			onRedacted: (summary) => {
 				redacted = describeRedaction(summary);
 			},

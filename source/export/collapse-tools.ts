@@ -1,3 +1,4 @@
+import { normalizeMessage } from "../session/message-shape.js";
 import type { StoredEntry } from "../session/session-entries.js";
 
 /** Lines of each tool result an export keeps with `--collapse-tools`. */
@@ -13,12 +14,12 @@ function collapseText(text: string, keep: number): string {
 export function collapseToolOutput(entries: readonly StoredEntry[], keep = COLLAPSED_TOOL_LINES): StoredEntry[] {
 	return entries.map((entry) => {
 		if (entry.type !== "message") return entry;
-		const message = (entry as Extract<StoredEntry, { type: "message" }>).message;
-		if (message.role === "toolResult") {
+		const message = normalizeMessage((entry as Extract<StoredEntry, { type: "message" }>).message);
+		if (message?.role === "toolResult") {
 			const content = message.content.map((b) => (b.type === "text" ? { ...b, text: collapseText(b.text, keep) } : b));
 			return { ...entry, message: { ...message, content } } as StoredEntry;
 		}
-		if (message.role === "bashExecution") {
+		if (message?.role === "bashExecution") {
 			return { ...entry, message: { ...message, output: collapseText(message.output, keep) } } as StoredEntry;
 		}
 		return entry;

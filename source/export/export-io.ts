@@ -1,4 +1,4 @@
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { migrateSessionEntries } from "../session/migrations.js";
 import { resolveBlobRefs } from "../session/persist-transform.js";
@@ -6,6 +6,7 @@ import type { StoredEntry } from "../session/session-entries.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
 import type { SessionHeader } from "../session/types.js";
+import { alreadyExists, type ExportTargetCheck, exportTargetProblem } from "./export-target.js";
 
 /** A session file as an export sees it: migrated and with blobs resolved, in memory only. */
 export interface ExportSource {
@@ -32,19 +33,42 @@ export async function readExportSource(inputPath: string, cwd: string): Promise<
 	return { path, header: read.entries[0] as SessionHeader, entries, leafId: entries.at(-1)?.id ?? null };
 }
 
+/** How `writeExportFile` may treat what is already at the output path. */
+export interface ExportWrite extends ExportTargetCheck {}
+
+// Hard links are missing on some file systems (FAT, some network shares): create exclusively there.
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK", "EXDEV"]);
+
 /**
- * Writes through a sibling temp file and a rename, so a reader (or a browser already showing the
- * file) never sees half a page. No fsync: an export can always be made again.
+ * Writes an export after `exportTargetProblem` allowed it: through a sibling temp file, so a reader
+ * (or a browser already showing the file) never sees half a page, then `link()`ed to the name, which
+ * fails if anything appeared there meanwhile — an export never replaces a file unless `replace`
+ * (`--force`), and then by an atomic rename. No fsync: an export can always be made again.
  */
-export async function writeExportFile(path: string, text: string): Promise<void> {
+export async function writeExportFile(path: string, text: string, write: ExportWrite = {}): Promise<void> {
+	const problem = await exportTargetProblem(path, write);
+	if (problem) throw new Error(problem);
 	const temp = tempPathFor(path);
 	try {
 		// `/export "new dir/page.html"` names a folder that may not exist yet.
 		await mkdir(dirname(path), { recursive: true });
 		await writeFile(temp, text);
-		await rename(temp, path);
-	} catch (error) {
+		if (write.replace) await rename(temp, path);
+		else await linkExclusively(temp, path, text);
+	} finally {
 		await unlink(temp).catch(() => undefined);
-		throw error;
+	}
+}
+
+async function linkExclusively(temp: string, path: string, text: string): Promise<void> {
+	try {
+		await link(temp, path);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EEXIST") throw new Error(alreadyExists(path));
+		if (!code || !NO_LINKS.has(code)) throw error;
+		await writeFile(path, text, { flag: "wx" }).catch((inner: NodeJS.ErrnoException) => {
+			throw inner.code === "EEXIST" ? new Error(alreadyExists(path)) : inner;
+		});
 	}
 }

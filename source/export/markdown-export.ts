@@ -1,9 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import {
-	createBranchSummaryMessage,
-	createCompactionSummaryMessage,
-	createCustomMessage,
-} from "../session/messages.js";
+import { asText, entryMessage } from "../session/message-shape.js";
 import type { StoredEntry } from "../session/session-entries.js";
 import type { SessionHeader } from "../session/types.js";
 
@@ -33,23 +29,9 @@ function details(summary: string, body: string): string {
 	return `<details><summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>`;
 }
 
-/** The messages of a path, with summaries and custom messages as the agent saw them. */
+/** The messages of a path, with summaries and custom messages as the agent saw them, in the shapes readers expect. */
 export function pathMessages(path: readonly StoredEntry[]): AgentMessage[] {
-	const messages: AgentMessage[] = [];
-	for (const entry of path) {
-		if (entry.type === "message") messages.push((entry as Extract<StoredEntry, { type: "message" }>).message);
-		else if (entry.type === "custom_message") {
-			const e = entry as Extract<StoredEntry, { type: "custom_message" }>;
-			messages.push(createCustomMessage(e.customType, e.content, e.display, e.details, e.timestamp));
-		} else if (entry.type === "branch_summary") {
-			const e = entry as Extract<StoredEntry, { type: "branch_summary" }>;
-			messages.push(createBranchSummaryMessage(e.summary, e.fromId, e.timestamp));
-		} else if (entry.type === "compaction") {
-			const e = entry as Extract<StoredEntry, { type: "compaction" }>;
-			messages.push(createCompactionSummaryMessage(e.summary, e.tokensBefore, e.timestamp));
-		}
-	}
-	return messages;
+	return path.map(entryMessage).filter((message): message is AgentMessage => message !== undefined);
 }
 
 /** Keeps each user prompt and the last assistant text before the next prompt. */
@@ -112,7 +94,7 @@ export function sessionToMarkdown(
 	const turn = { n: 0 };
 	const title = typeof header.title === "string" && header.title ? header.title : `Session ${header.id}`;
 	const body = messages.map((m) => messageMarkdown(m, turn)).filter((s): s is string => s !== undefined);
-	return `# ${title}\n\n_${header.cwd} · ${header.timestamp}_\n\n${body.join("\n\n")}\n`;
+	return `# ${title}\n\n_${asText(header.cwd)} · ${asText(header.timestamp)}_\n\n${body.join("\n\n")}\n`;
 }
 
 /** A path as JSON: the header and the resolved messages, root to leaf. */

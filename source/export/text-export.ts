@@ -6,6 +6,7 @@ import type { StoredEntry } from "../session/session-entries.js";
 import type { SessionHeader } from "../session/types.js";
 import { collapseToolOutput } from "./collapse-tools.js";
 import { readExportSource, writeExportFile } from "./export-io.js";
+import { freeDefaultPath } from "./export-target.js";
 import { sessionToJson, sessionToMarkdown } from "./markdown-export.js";
 
 /** The text formats besides HTML. */
@@ -18,14 +19,10 @@ export interface TextExportRequest {
 	redact?: boolean;
 	collapseTools?: boolean;
 	onRedacted?: (summary: RedactionSummary) => void;
-}
-
-/** "md" for .md / .markdown, "json" for .json, undefined otherwise (HTML). */
-export function formatForPath(path: string | undefined): TextFormat | undefined {
-	if (!path) return undefined;
-	if (/\.(md|markdown)$/i.test(path)) return "md";
-	if (/\.json$/i.test(path)) return "json";
-	return undefined;
+	/** `--force`: replace an existing file (never a session). */
+	force?: boolean;
+	/** The session file the export is made from: the output may not be it. */
+	input?: string | undefined;
 }
 
 /** Writes the path root → `leafId` as Markdown or JSON (redacted unless `redact: false`); returns the path. */
@@ -50,7 +47,7 @@ export async function writeTextExport(
 	const options = { focused: request.focused === true };
 	const text =
 		request.format === "md" ? sessionToMarkdown(shownHeader, path, options) : sessionToJson(shownHeader, path, options);
-	await writeExportFile(outputPath, text);
+	await writeExportFile(outputPath, text, { input: request.input, replace: request.force });
 	return outputPath;
 }
 
@@ -62,6 +59,9 @@ export async function textExportFromFile(
 	request: TextExportRequest,
 ): Promise<string> {
 	const source = await readExportSource(inputPath, cwd);
-	const output = resolve(cwd, outputPath ?? `${basename(source.path, ".jsonl")}.${request.format}`);
-	return writeTextExport(source.header, source.entries, source.leafId, output, request);
+	const output =
+		outputPath === undefined
+			? await freeDefaultPath(cwd, basename(source.path, ".jsonl"), request.format, request.force)
+			: resolve(cwd, outputPath);
+	return writeTextExport(source.header, source.entries, source.leafId, output, { ...request, input: source.path });
 }

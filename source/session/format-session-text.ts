@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import { entryMessage } from "./message-shape.js";
 import type { StoredEntry } from "./session-entries.js";
 
 /** A tool as the dump shows it. */
@@ -53,20 +54,8 @@ function formatMessage(message: AgentMessage): string | undefined {
 }
 
 function formatEntry(entry: StoredEntry): string | undefined {
-	switch (entry.type) {
-		case "message":
-			return formatMessage((entry as Extract<StoredEntry, { type: "message" }>).message);
-		case "custom_message": {
-			const e = entry as Extract<StoredEntry, { type: "custom_message" }>;
-			return `## Custom (${e.customType})\n\n${contentText(e.content)}`;
-		}
-		case "branch_summary":
-			return `## Branch summary\n\n${(entry as Extract<StoredEntry, { type: "branch_summary" }>).summary}`;
-		case "compaction":
-			return `## Compaction summary\n\n${(entry as Extract<StoredEntry, { type: "compaction" }>).summary}`;
-		default:
-			return undefined;
-	}
+	const message = entryMessage(entry);
+	return message && formatMessage(message);
 }
 
 /**

@@ -78,6 +78,28 @@ describe("export, dump and share from the full-screen UI", () => {
 		await t.waitFor("Use /dump to copy the session to the clipboard");
 	});
 
+	it("/export refuses to replace an existing file until --force, and refuses the session file itself", async () => {
+		const t = start();
+		await t.waitFor("Type a prompt");
+		await chat(t, "hello again", 'You said: "hello again"');
+		const page = join(project, "page.html");
+		writeFileSync(page, "keep me");
+		await command(t, "/export page.html");
+		await t.waitFor((s) => flat(s).includes("already exists; add --force to replace it"));
+		expect(readFileSync(page, "utf8")).toBe("keep me");
+		await command(t, "/export page.html --force");
+		await t.waitFor((s) => flat(s).includes(`Exported to: ${page}`));
+		expect(readFileSync(page, "utf8")).toContain("hello again");
+		const sessions = join(temp.agentDir, "sessions");
+		const [folder] = readdirSync(sessions);
+		const name = readdirSync(join(sessions, folder!)).find((f) => f.endsWith(".jsonl"))!;
+		const file = join(sessions, folder!, name);
+		const before = readFileSync(file);
+		await command(t, `/export "${file}" --force`);
+		await t.waitFor((s) => flat(s).includes(".jsonl is the session format; use .html, .md or .json"));
+		expect(readFileSync(file).equals(before)).toBe(true);
+	});
+
 	it("/dump with nothing yet says so; /share of an in-memory session is refused", async () => {
 		const t = start({}, "$XCSH --no-session");
 		await t.waitFor("Type a prompt");

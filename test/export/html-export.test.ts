@@ -54,12 +54,16 @@ describe("HTML export", () => {
 		expect(readFileSync(session.getSessionFile()!, "utf8")).toBe(fileBefore);
 	});
 
-	it("resolves an explicit output path against cwd and replaces an existing file atomically", async () => {
+	it("resolves an explicit output path against cwd and replaces an existing file atomically, only with force", async () => {
 		const { session } = await branchedSession("/work/project");
 		opened.push(session);
 		const cwd = outDir();
 		writeFileSync(join(cwd, "out.html"), "old");
-		const path = await exportSessionToHtml(session, undefined, { outputPath: "out.html", cwd });
+		await expect(exportSessionToHtml(session, undefined, { outputPath: "out.html", cwd })).rejects.toThrow(
+			new Error(`${join(cwd, "out.html")} already exists; add --force to replace it`),
+		);
+		expect(readFileSync(join(cwd, "out.html"), "utf8")).toBe("old");
+		const path = await exportSessionToHtml(session, undefined, { outputPath: "out.html", cwd, force: true });
 		expect(path).toBe(join(cwd, "out.html"));
 		expect(readFileSync(path, "utf8")).toMatch(/^<!DOCTYPE html>/);
 		expect(readdirSync(cwd)).toEqual(["out.html"]);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatForPath } from "../../source/export/text-export.js";
+import { chooseExportFormat } from "../../source/export/export-target.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -74,10 +74,24 @@ describe("Markdown and JSON export", () => {
 		});
 	});
 
-	it("picks the format from the extension", () => {
-		expect(formatForPath("a.md")).toBe("md");
-		expect(formatForPath("a.MARKDOWN")).toBe("md");
-		expect(formatForPath("a.json")).toBe("json");
-		expect(formatForPath("a.html")).toBeUndefined();
+	it("picks the format from the extension, or from --format for a name of no known format", () => {
+		expect(chooseExportFormat("a.md", undefined)).toEqual({ format: "md" });
+		expect(chooseExportFormat("a.MARKDOWN", undefined)).toEqual({ format: "md" });
+		expect(chooseExportFormat("a.json", undefined)).toEqual({ format: "json" });
+		expect(chooseExportFormat("a.html", undefined)).toEqual({ format: "html" });
+		expect(chooseExportFormat("dir/a.HTM", undefined)).toEqual({ format: "html" });
+		expect(chooseExportFormat(undefined, undefined)).toEqual({ format: "html" });
+		expect(chooseExportFormat(undefined, "md")).toEqual({ format: "md" });
+		expect(chooseExportFormat("notes.txt", "json")).toEqual({ format: "json" });
+		expect(chooseExportFormat("notes", undefined)).toEqual({
+			error: "Cannot tell the export format from notes: use a .html, .md or .json name, or --format html|md|json",
+		});
+		expect(chooseExportFormat("dir/s.JSONL", "json")).toEqual({
+			error: "Refusing to write an export to s.JSONL: .jsonl is the session format; use .html, .md or .json",
+		});
+		expect(chooseExportFormat("a.md", "html")).toEqual({
+			error: "a.md does not match --format html: use a .html or .htm name",
+		});
+		expect(chooseExportFormat("a.md", "")).toEqual({ error: '--format takes md, json or html (got "")' });
 	});
 });

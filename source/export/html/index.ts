@@ -4,6 +4,7 @@ import type { SessionManager } from "../../session/session-manager.js";
 import { collapseToolOutput } from "../collapse-tools.js";
 import { readExportSource, writeExportFile } from "../export-io.js";
 import { type ExportScope, entriesInScope } from "../export-scope.js";
+import { freeDefaultPath } from "../export-target.js";
 import { redactExportData } from "../redact-export.js";
 import type { ExportData, ExportState } from "./export-data.js";
 import { buildHtmlDocument } from "./html-document.js";
@@ -17,7 +18,7 @@ export interface ExportOptions extends RedactionChoice {
 	scope?: ExportScope;
 	/** Hears how many entries the scope holds. */
 	onScope?: (entries: number) => void;
-	/** Where to write; relative paths resolve against `cwd`. Default `<cwd>/xcsh-session-<sessionId>.html`. */
+	/** Where to write; relative paths resolve against `cwd`. Default `<cwd>/xcsh-session-<sessionId>.html` (`-2`, `-3`, … if taken). */
 	outputPath?: string;
 	/** Defaults to process.cwd(). */
 	cwd?: string;
@@ -29,9 +30,16 @@ export interface RedactionChoice {
 	/** Cut tool results to their first lines (`--collapse-tools`). */
 	collapseTools?: boolean;
 	onRedacted?: (summary: RedactionSummary) => void;
+	/** `--force`: replace an existing file (never a session). */
+	force?: boolean;
 }
 
-async function writeExport(data: ExportData, outputPath: string, options: RedactionChoice): Promise<string> {
+async function writeExport(
+	data: ExportData,
+	outputPath: string,
+	options: RedactionChoice,
+	input: string | undefined,
+): Promise<string> {
 	let content = options.collapseTools ? { ...data, entries: collapseToolOutput(data.entries) } : data;
 	if (options.redact !== false) {
 		const redaction = redactExportData(content);
@@ -39,7 +47,7 @@ async function writeExport(data: ExportData, outputPath: string, options: Redact
 		options.onRedacted?.(redaction.summary);
 	}
 	const html = buildHtmlDocument(content, await loadViewerScript());
-	await writeExportFile(outputPath, html);
+	await writeExportFile(outputPath, html, { input, replace: options.force });
 	return outputPath;
 }
 
@@ -64,17 +72,20 @@ export async function exportSessionToHtml(
 	if (!sessionManager.isPersisted()) throw new Error("Cannot export in-memory session to HTML");
 	const cwd = options.cwd ?? process.cwd();
 	const header = sessionManager.getHeader();
-	const outputPath = resolve(cwd, options.outputPath ?? `xcsh-session-${header.id}.html`);
+	const outputPath =
+		options.outputPath === undefined
+			? await freeDefaultPath(cwd, `xcsh-session-${header.id}`, "html", options.force)
+			: resolve(cwd, options.outputPath);
 	const { entries, leafId } = entriesInScope(sessionManager, options.scope ?? { kind: "tree" });
 	const data: ExportData = { header, entries, leafId, exportedAt: new Date().toISOString() };
 	options.onScope?.(entries.length);
-	return writeExport(withState(data, state), outputPath, options);
+	return writeExport(withState(data, state), outputPath, options, sessionManager.getSessionFile());
 }
 
 /**
  * The `--export <file> [output]` fast path: reads a session file, migrates and resolves blobs in
  * memory only (the input is never rewritten, unlike opening it), and writes the HTML. Default
- * output `<cwd>/<input name without .jsonl>.html`; returns its absolute path.
+ * output `<cwd>/<input name without .jsonl>.html` (`-2`, `-3`, … if taken); returns its absolute path.
  */
 export async function exportFromFile(
 	inputPath: string,
@@ -89,5 +100,9 @@ export async function exportFromFile(
 		leafId: source.leafId,
 		exportedAt: new Date().toISOString(),
 	};
-	return writeExport(data, resolve(cwd, outputPath ?? `${basename(source.path, ".jsonl")}.html`), options);
+	const output =
+		outputPath === undefined
+			? await freeDefaultPath(cwd, basename(source.path, ".jsonl"), "html", options.force)
+			: resolve(cwd, outputPath);
+	return writeExport(data, output, options, source.path);
 }

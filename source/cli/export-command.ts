@@ -1,0 +1,66 @@
+import type { CliIo } from "./sessions-command.js";
+
+/** Flags `xcsh --export` understands. */
+export interface ExportFlags {
+	redact: boolean;
+	format: string | undefined;
+	focused: boolean;
+	collapseTools: boolean;
+	force: boolean;
+}
+
+/** Printed (exit 2) without an input file. */
+export const EXPORT_USAGE = "Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json] [--format f] [--force]";
+
+/**
+ * `xcsh --export <session.jsonl> [output]`: the fast path, before any session or UI starts. An
+ * output name that does not fit the format exits 2; an output that is the input, a session file,
+ * inside the sessions folder, or (without --force) any existing file exits 1. Nothing is written.
+ */
+export async function runExportCommand(
+	input: string,
+	output: string | undefined,
+	flags: ExportFlags,
+	io: Pick<CliIo, "stdout" | "stderr" | "cwd">,
+): Promise<number> {
+	if (!input) {
+		io.stderr(`${EXPORT_USAGE}\n`);
+		return 2;
+	}
+	const [{ chooseExportFormat }, { exportFromFile }, { textExportFromFile }, { describeRedaction }] = await Promise.all(
+		[
+			import("../export/export-target.js"),
+			import("../export/html/index.js"),
+			import("../export/text-export.js"),
+			import("../export/redact-export.js"),
+		],
+	);
+	const chosen = chooseExportFormat(output, flags.format);
+	if ("error" in chosen) {
+		io.stderr(`${chosen.error}\n`);
+		return 2;
+	}
+	try {
+		let redacted: string | undefined;
+		const choice = {
+			redact: flags.redact,
+			collapseTools: flags.collapseTools,
+			force: flags.force,
+			onRedacted: (summary: Parameters<typeof describeRedaction>[0]) => {
+				redacted = describeRedaction(summary);
+			},
+		};
+		const { format } = chosen;
+		const path =
+			format === "html"
+				? await exportFromFile(input, output, io.cwd, choice)
+				: await textExportFromFile(input, output, io.cwd, { format, focused: flags.focused, ...choice });
+		io.stdout(`Exported to: ${path}\n`);
+		if (redacted) io.stdout(`${redacted}\n`);
+		if (!flags.redact) io.stdout("Not redacted (--no-redact)\n");
+		return 0;
+	} catch (error) {
+		io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+		return 1;
+	}
+}
