@@ -111,7 +111,7 @@ export class MemorySessionStorage implements SessionStorage {
 
 	lock(): LockResult {
 		// One process, one map: there is no other writer to exclude.
-		return { kind: "acquired", release: () => undefined };
+		return { kind: "acquired", release: () => undefined, stillHeld: () => true };
 	}
 
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter {

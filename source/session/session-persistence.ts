@@ -23,6 +23,14 @@ export class PersistenceError extends Error {
 	}
 }
 
+/** A rewrite was refused: another process took the session's lock, and may have written to the file since. */
+export class LockLostError extends Error {
+	constructor() {
+		super("this xcsh no longer holds the session's lock, so the file was not replaced (the session is kept in memory)");
+		this.name = "LockLostError";
+	}
+}
+
 /** How a file is attached: whether it already holds the session, and whether its tail is torn. */
 export interface AttachState {
 	onDisk: boolean;
@@ -45,6 +53,7 @@ export class SessionPersistence {
 	#permanent = false;
 	#retrying: Promise<boolean> | undefined;
 	#lastRetryAt = 0;
+	#lockCheck: (() => boolean) | undefined;
 
 	constructor(storage: SessionStorage) {
 		this.#storage = storage;
@@ -63,6 +72,11 @@ export class SessionPersistence {
 	/** The first persistence error, if one happened. */
 	get error(): Error | undefined {
 		return this.#error;
+	}
+
+	/** Rewrites first ask this whether the session's lock is still ours (undefined: no lock to check). */
+	setLockCheck(check: (() => boolean) | undefined): void {
+		this.#lockCheck = check;
 	}
 
 	/** Points writes at a file. Call `detach()` on the previous one first. */
@@ -149,6 +163,8 @@ export class SessionPersistence {
 				await task();
 			} catch (error) {
 				this.#latch(error);
+				// Retrying would replace the file from memory all the same: never.
+				if (error instanceof LockLostError) this.#permanent = true;
 			}
 		});
 		this.#chain = run;
@@ -239,6 +255,8 @@ export class SessionPersistence {
 			await writer.close();
 			await this.#writer?.close();
 			this.#writer = undefined;
+			// The file may hold another holder's entries that memory lacks: replacing it would drop them.
+			if (this.#lockCheck && !this.#lockCheck()) throw new LockLostError();
 			await this.#storage.rename(temp, file);
 			await this.#storage.fsyncDir(dir);
 		} catch (error) {
