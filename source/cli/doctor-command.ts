@@ -56,7 +56,10 @@ function findingRows(findings: readonly Finding[]): string[] {
 }
 
 function wasRepaired(repair: RepairResult | undefined): boolean {
-	return repair !== undefined && (repair.outcome.kind === "rewritten" || repair.removedLock !== undefined);
+	return (
+		repair !== undefined &&
+		(repair.outcome.kind === "rewritten" || repair.removedLock !== undefined || repair.removedTemps !== undefined)
+	);
 }
 
 function repairLines(repair: RepairResult): string[] {
@@ -79,6 +82,7 @@ function repairLines(repair: RepairResult): string[] {
 			break;
 	}
 	if (repair.removedLock !== undefined) lines.push(`removed stale lock ${repair.removedLock}`);
+	for (const temp of repair.removedTemps ?? []) lines.push(`removed stale temp file ${temp}`);
 	if (wasRepaired(repair)) lines.push(`now: ${statusOf(repair.after)}`);
 	return lines.map((line) => `  ${line}`);
 }
@@ -116,8 +120,8 @@ function summaryOf(checked: readonly Checked[]): { checked: number; withProblems
 function renderJson(checked: readonly Checked[]): string {
 	const files = checked.map(({ diagnosis, repair }) => {
 		if (!repair) return jsonOf(diagnosis);
-		const { outcome, removedLock, after } = repair;
-		return { ...jsonOf(diagnosis), repair: { outcome, removedLock, after: jsonOf(after) } };
+		const { outcome, removedLock, removedTemps, after } = repair;
+		return { ...jsonOf(diagnosis), repair: { outcome, removedLock, removedTemps, after: jsonOf(after) } };
 	});
 	return JSON.stringify({ files, summary: summaryOf(checked) }, null, 2);
 }

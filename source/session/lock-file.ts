@@ -26,6 +26,14 @@ export interface FileIdentity {
 	ino: number;
 }
 
+/**
+ * A file as judged: its identity and its text. Inode numbers are reused the moment a file is
+ * deleted (a new lock often gets the number of the stale one just removed), so both are compared.
+ */
+export interface JudgedFile extends FileIdentity {
+	text: string | undefined;
+}
+
 function identityOf(stat: Stats): FileIdentity {
 	return { dev: stat.dev, ino: stat.ino };
 }
@@ -97,14 +105,18 @@ export function createLinked(path: string, content: string): FileIdentity | unde
 /** What `removeIfSame` did. */
 export type RemoveOutcome = "removed" | "gone" | "changed";
 
+function isJudged(path: string, judged: JudgedFile): boolean {
+	const now = statFile(path);
+	return now !== undefined && sameFile(now, judged) && readIfPresent(path) === judged.text;
+}
+
 /**
  * Removes `path` only if it is still the file judged: renamed aside first (atomic), then checked;
  * a different file that got renamed is put back (never over a newer one) and left alone.
  */
-export function removeIfSame(path: string, judged: FileIdentity): RemoveOutcome {
-	const now = statFile(path);
-	if (!now) return "gone";
-	if (!sameFile(now, judged)) return "changed";
+export function removeIfSame(path: string, judged: JudgedFile): RemoveOutcome {
+	if (!statFile(path)) return "gone";
+	if (!isJudged(path, judged)) return "changed";
 	const aside = lockTempPathFor(path);
 	try {
 		renameSync(path, aside);
@@ -112,8 +124,7 @@ export function removeIfSame(path: string, judged: FileIdentity): RemoveOutcome 
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "gone";
 		throw error;
 	}
-	const moved = statFile(aside);
-	if (moved && !sameFile(moved, judged)) {
+	if (!isJudged(aside, judged)) {
 		try {
 			linkSync(aside, path);
 		} catch {

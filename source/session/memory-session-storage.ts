@@ -105,6 +105,8 @@ export class MemorySessionStorage implements SessionStorage {
 
 	async fsyncDir(): Promise<void> {}
 
+	removeStaleTemps(): void {}
+
 	lockHolder(): undefined {
 		return undefined;
 	}

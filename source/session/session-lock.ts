@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import {
 	createLinked,
 	type FileIdentity,
+	type JudgedFile,
 	LOCK_GRACE_MS,
 	readIfPresent,
 	removeIfSame,
@@ -156,40 +157,40 @@ function ownContent(): string {
 type Judged =
 	| { kind: "gone" }
 	| { kind: "held"; holder: LockInfo }
-	| { kind: "stale"; identity: FileIdentity; holder: LockInfo | undefined };
+	| { kind: "stale"; file: JudgedFile; holder: LockInfo | undefined };
 
 function judge(path: string, now = Date.now()): Judged {
 	const stat = statFile(path);
 	if (!stat) return { kind: "gone" };
-	const holder = readLock(path);
-	if (holder) return isLockStale(holder) ? { kind: "stale", identity: stat, holder } : { kind: "held", holder };
+	const text = readIfPresent(path);
+	const file: JudgedFile = { dev: stat.dev, ino: stat.ino, text };
+	const holder = parseLock(text);
+	if (holder) return isLockStale(holder) ? { kind: "stale", file, holder } : { kind: "held", holder };
 	// Unreadable: never removed while it may still be being written.
 	if (now - stat.mtimeMs < LOCK_GRACE_MS) return { kind: "held", holder: { pid: 0, host: hostname(), startedAt: "" } };
-	return { kind: "stale", identity: stat, holder: undefined };
+	return { kind: "stale", file, holder: undefined };
 }
 
 /**
  * Removes the stale lock judged, under the takeover lock: only one process at a time may remove a
  * lock, and it removes it only if it is still the file it judged. "busy": another is at it.
  */
-function removeStale(lockPath: string, identity: FileIdentity, content: string): "done" | "busy" {
+function removeStale(lockPath: string, judged: JudgedFile, content: string): "done" | "busy" {
 	const guardPath = takeoverPathFor(lockPath);
 	const guard = createLinked(guardPath, content);
 	if (!guard) {
 		// A takeover lock lives for microseconds; one of a dead process, or an old one, is removed.
+		const stat = statFile(guardPath);
 		const stuck = judge(guardPath);
-		const old = (statFile(guardPath)?.mtimeMs ?? Date.now()) < Date.now() - LOCK_GRACE_MS;
-		if (stuck.kind === "stale") removeIfSame(guardPath, stuck.identity);
-		else if (stuck.kind === "held" && old) {
-			const stat = statFile(guardPath);
-			if (stat) removeIfSame(guardPath, stat);
-		}
+		if (stuck.kind === "stale") removeIfSame(guardPath, stuck.file);
+		else if (stat && stat.mtimeMs < Date.now() - LOCK_GRACE_MS)
+			removeIfSame(guardPath, { ...stat, text: readIfPresent(guardPath) });
 		return "busy";
 	}
 	try {
-		removeIfSame(lockPath, identity);
+		removeIfSame(lockPath, judged);
 	} finally {
-		removeIfSame(guardPath, guard);
+		removeIfSame(guardPath, { ...guard, text: content });
 	}
 	return "done";
 }
@@ -223,7 +224,7 @@ export function acquireLock(sessionFile: string): LockResult {
 		}
 		const found = judge(lockPath);
 		if (found.kind === "held") return found;
-		if (found.kind === "stale" && removeStale(lockPath, found.identity, content) === "busy") {
+		if (found.kind === "stale" && removeStale(lockPath, found.file, content) === "busy") {
 			if (Date.now() > deadline)
 				return { kind: "held", holder: found.holder ?? { pid: 0, host: hostname(), startedAt: "" } };
 			Atomics.wait(pause, 0, 0, 1);

@@ -181,6 +181,8 @@ export class SessionManager extends SessionEntries {
 			const result = this.#storage.lock(file);
 			if (result.kind === "held") throw new SessionLockedError(file, result.holder);
 			lock = result;
+			// Under the lock no rewrite of this session is running; a dead writer's copies can go.
+			this.#storage.removeStaleTemps(file);
 		}
 		try {
 			await this.#persistence.detach();

@@ -6,6 +6,7 @@ import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
 import { getBlobsDir } from "./session-paths.js";
+import { removeStaleTemps } from "./stale-temps.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
 
@@ -43,6 +44,8 @@ export interface SessionStorage {
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter;
 	/** Locks a session file for writing (single writer per session). */
 	lock(sessionFile: string): LockResult;
+	/** Removes temp files of this session left by processes that died mid-write (never a live one's). */
+	removeStaleTemps(sessionFile: string): void;
 	/** The other live xcsh that has this session open, if any. */
 	lockHolder(sessionFile: string): LockInfo | undefined;
 	/** Where externalised images go. */
@@ -183,6 +186,10 @@ export class FileSessionStorage implements SessionStorage {
 
 	lockHolder(sessionFile: string): LockInfo | undefined {
 		return lockHolderOther(sessionFile);
+	}
+
+	removeStaleTemps(sessionFile: string): void {
+		removeStaleTemps(sessionFile);
 	}
 }
 
