@@ -19,10 +19,12 @@ export interface DoctorFlags {
 	all: boolean;
 	fix: boolean;
 	json: boolean;
+	/** Break the session's lock instead of checking it. */
+	unlock?: boolean;
 }
 
 /** Printed (exit 2) when the arguments make no sense. */
-export const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json]";
+export const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
 
 /** The table shows this many findings per file; --json has them all. */
 const MAX_ROWS = 20;
@@ -149,6 +151,14 @@ async function checkFile(file: string, fix: boolean): Promise<Checked> {
  */
 export async function runDoctorCommand(args: readonly string[], flags: DoctorFlags, io: CliIo): Promise<number> {
 	const [arg] = args;
+	if (flags.unlock) {
+		if (flags.all || flags.fix || flags.json || args.length !== 1 || arg === undefined) {
+			io.stderr(`${DOCTOR_USAGE}\n`);
+			return 2;
+		}
+		const { runUnlockCommand } = await import("./unlock-command.js");
+		return runUnlockCommand(arg, io);
+	}
 	if (flags.all ? args.length > 0 : args.length !== 1 || arg === undefined) {
 		io.stderr(`${DOCTOR_USAGE}\n`);
 		return 2;
