@@ -43,6 +43,17 @@ export class SessionLockedError extends Error {
 	}
 }
 
+/** The lock file could not be written (a full disk, a read-only folder): nothing was left behind. */
+export class LockWriteError extends Error {
+	readonly code: string | undefined;
+
+	constructor(sessionFile: string, cause: unknown) {
+		super(`Could not lock ${sessionFile}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+		this.name = "LockWriteError";
+		this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
+	}
+}
+
 /** `<session file>.lock` */
 export function lockPathFor(sessionFile: string): string {
 	return `${sessionFile}.lock`;
@@ -204,7 +215,8 @@ const ACQUIRE_PATIENCE_MS = 2000;
  * Locks a session file for writing. The lock file appears atomically with its content (pid, host,
  * start time); a stale lock (a dead process of this host, or unreadable and older than the grace
  * period) is removed under a takeover lock, only if it is still the file judged stale. Released on
- * `release()`, on exit and on signals. Throws when the lock cannot be written (ENOSPC), leaving none.
+ * `release()`, on exit and on signals. Throws `LockWriteError` when the lock cannot be written
+ * (ENOSPC), leaving nothing behind.
  */
 export function acquireLock(sessionFile: string): LockResult {
 	const lockPath = lockPathFor(sessionFile);
@@ -216,7 +228,12 @@ export function acquireLock(sessionFile: string): LockResult {
 	const content = ownContent();
 	const deadline = Date.now() + ACQUIRE_PATIENCE_MS;
 	for (;;) {
-		const identity = createLinked(lockPath, content);
+		let identity: FileIdentity | undefined;
+		try {
+			identity = createLinked(lockPath, content);
+		} catch (error) {
+			throw new LockWriteError(sessionFile, error);
+		}
 		if (identity) {
 			held.set(lockPath, { count: 1, identity, content });
 			installExitHook();
