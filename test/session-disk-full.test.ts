@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LogSink, setLogSink } from "../source/logger.js";
@@ -152,5 +152,28 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 			`xcsh: Could not lock ${join(sessionsDir, first!)}: ENOSPC: no space left on device, write\n`,
 		);
 		expect(readdirSync(sessionsDir)).toEqual([first]);
+	});
+
+	it("recovery appends only what is missing when the file is an intact prefix (room for the missing part is enough)", async () => {
+		const session = await SessionManager.create("/project", join(mountPoint, "sessions"));
+		session.appendMessage(userMessage("question"));
+		session.appendMessage(assistantMessage("z".repeat(200 * 1024)));
+		await session.flush();
+		const file = session.getSessionFile()!;
+		const filler = fillDisk(mountPoint);
+		session.appendMessage(toolResultMessage("t".repeat(8 * 1024)));
+		await expect(session.flush()).rejects.toThrow("ENOSPC");
+
+		// Room for the missing entry, far less than the 200 KB a full rewrite needs.
+		rmSync(filler);
+		const { bavail, bsize } = statfsSync(mountPoint);
+		writeFileSync(filler, Buffer.alloc(bavail * bsize - 32 * 1024));
+		expect(statSync(file).size).toBeGreaterThan(200 * 1024);
+		expect(await session.retryPersistence()).toBe(true);
+		await session.close();
+		const reopened = await SessionManager.openReadOnly(file);
+		expect(reopened.getEntries().map((e) => e.id)).toEqual(session.getEntries().map((e) => e.id));
+		expect(reopened.getLoadReport()).toMatchObject({ skippedLines: [], tornTail: false });
+		await reopened.close();
 	});
 });

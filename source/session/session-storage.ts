@@ -36,6 +36,10 @@ export interface SessionStorage {
 	/** At most `bytes` bytes from the start of the file, decoded as UTF-8 (a cut character is dropped). */
 	readTextPrefix(path: string, bytes: number): Promise<string>;
 	writeText(path: string, text: string): Promise<void>;
+	/** Up to `length` bytes from `position` (fewer at the end of the file). */
+	readBytes(path: string, position: number, length: number): Promise<Buffer>;
+	/** Appends bytes and fsyncs the file. */
+	appendBytes(path: string, bytes: Buffer): Promise<void>;
 	rename(from: string, to: string): Promise<void>;
 	unlink(path: string): Promise<void>;
 	copyFile(from: string, to: string): Promise<void>;
@@ -147,6 +151,27 @@ export class FileSessionStorage implements SessionStorage {
 
 	writeText(path: string, text: string): Promise<void> {
 		return writeFile(path, text);
+	}
+
+	async readBytes(path: string, position: number, length: number): Promise<Buffer> {
+		const handle = await open(path, "r");
+		try {
+			const buffer = Buffer.alloc(length);
+			const { bytesRead } = await handle.read(buffer, 0, length, position);
+			return buffer.subarray(0, bytesRead);
+		} finally {
+			await handle.close();
+		}
+	}
+
+	async appendBytes(path: string, bytes: Buffer): Promise<void> {
+		const handle = await open(path, "a");
+		try {
+			await handle.writeFile(bytes);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
 	}
 
 	rename(from: string, to: string): Promise<void> {
