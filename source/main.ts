@@ -40,6 +40,7 @@ const HELP = `
     --since <when>       search: entries from then on: 2026-11-01 (that day's start), an ISO time, or 30m/12h/7d/2w ago
     --until <when>       search: entries up to then: 2026-11-01 (that day's end), an ISO time, or 30m/12h/7d/2w ago
     --fix                doctor: back up, quarantine bad lines, rewrite atomically, remove stale locks
+    --unlock             doctor --unlock <session.jsonl>: break a lock of another host or a dead process (never a running xcsh here)
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --help               Show this help
     --version            Show the version
@@ -70,6 +71,7 @@ const cli = meow(HELP, {
 		sessionDir: { type: "string" },
 		limit: { type: "number", default: 20 },
 		fix: { type: "boolean", default: false },
+		unlock: { type: "boolean", default: false },
 		olderThan: { type: "string" },
 		role: { type: "string" },
 		since: { type: "string" },
@@ -190,7 +192,7 @@ async function main(): Promise<number> {
 		case "doctor": {
 			const { runDoctorCommand } = await import("./cli/doctor-command.js");
 			setLogSink(stderrSink);
-			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json }, io);
+			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json, unlock: flags.unlock }, io);
 		}
 		case "search": {
 			const { runSearchCommand } = await import("./cli/search-command.js");

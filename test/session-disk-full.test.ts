@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LogSink, setLogSink } from "../source/logger.js";
+import { lockPathFor } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { PersistenceError } from "../source/session/session-persistence.js";
 import { assistantMessage, toolResultMessage, userMessage } from "./helpers/messages.js";
+import { runCliAsync } from "./helpers/run-cli.js";
 import { useTempAgentDir } from "./helpers/temp-agent-dir.js";
 
 /** Mounts a small tmpfs (needs root / CAP_SYS_ADMIN); false when this machine cannot. */
@@ -109,5 +111,69 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 		expect(await session.retryPersistence()).toBe(true);
 		await session.close();
 		expect((await SessionManager.openReadOnly(file)).getSessionName()).toBe("renamed on a full disk");
+	});
+
+	it("a lock that cannot be written: one error naming the file, and no empty lock left behind", async () => {
+		const dir = join(mountPoint, "sessions");
+		const session = await SessionManager.create("/project", dir);
+		session.appendMessage(userMessage("question"));
+		session.appendMessage(assistantMessage("answer"));
+		await session.close();
+		const file = session.getSessionFile()!;
+		const filler = fillDisk(mountPoint);
+		const error = await SessionManager.open(file).catch((e: unknown) => e);
+		expect((error as Error).message).toBe(`Could not lock ${file}: ENOSPC: no space left on device, write`);
+		expect(existsSync(lockPathFor(file))).toBe(false);
+		expect(readdirSync(dir).filter((n) => n !== basename(file))).toEqual([]);
+		rmSync(filler);
+	});
+
+	it("xcsh -p with the agent folder on a full disk: the turn runs without history, each failure names its file", async () => {
+		const project = join(temp.root, "project");
+		mkdirSync(project);
+		const env = { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "", OPENROUTER_API_KEY: "" };
+		const run = (args: string[]) => runCliAsync(args, { agentDir: mountPoint, cwd: project, env });
+		expect((await run(["-p", "first question"])).status).toBe(0);
+		const sessionsDir = join(mountPoint, "sessions", readdirSync(join(mountPoint, "sessions"))[0]!);
+		const [first] = readdirSync(sessionsDir);
+		fillDisk(mountPoint);
+
+		const full = await run(["-p", "asked on a full disk"]);
+		expect(full.stdout).toContain('You said: "asked on a full disk"');
+		const stderr = full.stderr.split("\n");
+		expect(stderr[0]).toBe(
+			`xcsh: prompt history is off for this run: cannot write ${join(mountPoint, "history.db")}: no space left on device (disk I/O error)`,
+		);
+		expect(full.stderr).toMatch(/xcsh: Could not save \S+\.jsonl: ENOSPC: no space left on device, write\n$/);
+
+		const continued = await run(["--continue", "-p", "continued on a full disk"]);
+		expect(continued.status).toBe(1);
+		expect(continued.stderr).toContain(
+			`xcsh: Could not lock ${join(sessionsDir, first!)}: ENOSPC: no space left on device, write\n`,
+		);
+		expect(readdirSync(sessionsDir)).toEqual([first]);
+	});
+
+	it("recovery appends only what is missing when the file is an intact prefix (room for the missing part is enough)", async () => {
+		const session = await SessionManager.create("/project", join(mountPoint, "sessions"));
+		session.appendMessage(userMessage("question"));
+		session.appendMessage(assistantMessage("z".repeat(200 * 1024)));
+		await session.flush();
+		const file = session.getSessionFile()!;
+		const filler = fillDisk(mountPoint);
+		session.appendMessage(toolResultMessage("t".repeat(8 * 1024)));
+		await expect(session.flush()).rejects.toThrow("ENOSPC");
+
+		// Room for the missing entry, far less than the 200 KB a full rewrite needs.
+		rmSync(filler);
+		const { bavail, bsize } = statfsSync(mountPoint);
+		writeFileSync(filler, Buffer.alloc(bavail * bsize - 32 * 1024));
+		expect(statSync(file).size).toBeGreaterThan(200 * 1024);
+		expect(await session.retryPersistence()).toBe(true);
+		await session.close();
+		const reopened = await SessionManager.openReadOnly(file);
+		expect(reopened.getEntries().map((e) => e.id)).toEqual(session.getEntries().map((e) => e.id));
+		expect(reopened.getLoadReport()).toMatchObject({ skippedLines: [], tornTail: false });
+		await reopened.close();
 	});
 });

@@ -1,9 +1,10 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { LOCK_GRACE_MS } from "../source/session/lock-file.js";
 import { acquireLock, isLockStale, lockPathFor, readLock, SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "./helpers/messages.js";
@@ -31,12 +32,16 @@ describe("single writer per session", () => {
 	}
 
 	/** Starts another process that opens the session for writing; resolves with its pid once it holds the lock. */
-	function holdInAnotherProcess(file: string): Promise<{ child: Child; pid: number }> {
-		const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/hold-session-child.ts", file], {
-			cwd: ROOT,
-			env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
-			stdio: ["pipe", "pipe", "pipe"],
-		});
+	function holdInAnotherProcess(file: string, entries = 1): Promise<{ child: Child; pid: number }> {
+		const child = spawn(
+			process.execPath,
+			["--import", "tsx", "test/helpers/hold-session-child.ts", file, String(entries)],
+			{
+				cwd: ROOT,
+				env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
+				stdio: ["pipe", "pipe", "pipe"],
+			},
+		);
 		children.push(child);
 		return new Promise((resolvePromise, reject) => {
 			let out = "";
@@ -116,17 +121,51 @@ describe("single writer per session", () => {
 		await manager.close();
 	});
 
-	it("an unreadable lock (torn by a crash) is taken over; a lock of another host never is", () => {
+	it("an unreadable lock is left alone for the grace period, then taken over; a lock of another host never is", () => {
 		const file = join(temp.root, "x.jsonl");
 		writeFileSync(lockPathFor(file), "{tor");
+		const young = acquireLock(file);
+		expect(young).toMatchObject({ kind: "held", holder: { pid: 0 } });
+		expect(readFileSync(lockPathFor(file), "utf8")).toBe("{tor");
+		expect(new SessionLockedError(file, { pid: 0, host: hostname(), startedAt: "" }).message).toBe(
+			`Session is being opened by another xcsh (its lock ${lockPathFor(file)} is not written yet); try again`,
+		);
+		const past = new Date(Date.now() - LOCK_GRACE_MS - 1000);
+		utimesSync(lockPathFor(file), past, past);
 		const taken = acquireLock(file);
 		expect(taken.kind).toBe("acquired");
+		expect(readLock(lockPathFor(file))?.pid).toBe(process.pid);
 		if (taken.kind === "acquired") taken.release();
 		writeFileSync(lockPathFor(file), JSON.stringify({ pid: 999999, host: "elsewhere", startedAt: "x" }));
 		expect(acquireLock(file)).toMatchObject({ kind: "held", holder: { host: "elsewhere" } });
 		expect(new SessionLockedError(file, { pid: 9, host: "elsewhere", startedAt: "" }).message).toBe(
 			"Session is open in another xcsh (pid 9 on elsewhere)",
 		);
+	});
+
+	it("a rewrite after the lock was lost is refused: what the new holder appended stays", async () => {
+		const file = await savedSession();
+		const first = await SessionManager.open(file);
+		// The lock is broken under it (doctor --unlock): another process opens the session and appends.
+		unlinkSync(lockPathFor(file));
+		const { child, pid } = await holdInAnotherProcess(file, 5);
+		const heldBy = () =>
+			readFileSync(file, "utf8")
+				.split("\n")
+				.filter((line) => line.includes('"held-by"'));
+		expect(heldBy()).toHaveLength(5);
+
+		const error = await first.setSessionName("renamed").catch((e: unknown) => e);
+		expect((error as Error).message).toBe(
+			`Could not save ${file}: this xcsh no longer holds the session's lock, so the file was not replaced (the session is kept in memory)`,
+		);
+		expect(first.getSessionName()).toBe("renamed");
+		expect(heldBy()).toHaveLength(5);
+		await expect(first.close()).rejects.toThrow("no longer holds");
+		expect(heldBy()).toHaveLength(5);
+		expect(readLock(lockPathFor(file))?.pid).toBe(pid);
+		child.stdin.end();
+		await exited(child);
 	});
 
 	it("xcsh -p --resume on a held session exits non-zero with the message", async () => {

@@ -20,10 +20,12 @@ export interface DoctorFlags {
 	all: boolean;
 	fix: boolean;
 	json: boolean;
+	/** Break the session's lock instead of checking it. */
+	unlock?: boolean;
 }
 
 /** Printed (exit 2) when the arguments make no sense. */
-export const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json]";
+export const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
 
 /** The table shows this many findings per file; --json has them all. */
 const MAX_ROWS = 20;
@@ -57,7 +59,10 @@ function findingRows(findings: readonly Finding[]): string[] {
 }
 
 function wasRepaired(repair: RepairResult | undefined): boolean {
-	return repair !== undefined && (repair.outcome.kind === "rewritten" || repair.removedLock !== undefined);
+	return (
+		repair !== undefined &&
+		(repair.outcome.kind === "rewritten" || repair.removedLock !== undefined || repair.removedTemps !== undefined)
+	);
 }
 
 function repairLines(repair: RepairResult): string[] {
@@ -82,6 +87,7 @@ function repairLines(repair: RepairResult): string[] {
 			break;
 	}
 	if (repair.removedLock !== undefined) lines.push(`removed stale lock ${repair.removedLock}`);
+	for (const temp of repair.removedTemps ?? []) lines.push(`removed stale temp file ${temp}`);
 	if (wasRepaired(repair)) lines.push(`now: ${statusOf(repair.after)}`);
 	return lines.map((line) => `  ${line}`);
 }
@@ -120,8 +126,8 @@ function summaryOf(checked: readonly Checked[]): { checked: number; withProblems
 function renderJson(checked: readonly Checked[]): string {
 	const files = checked.map(({ diagnosis, repair }) => {
 		if (!repair) return jsonOf(diagnosis);
-		const { outcome, removedLock, after } = repair;
-		return { ...jsonOf(diagnosis), repair: { outcome, removedLock, after: jsonOf(after) } };
+		const { outcome, removedLock, removedTemps, after } = repair;
+		return { ...jsonOf(diagnosis), repair: { outcome, removedLock, removedTemps, after: jsonOf(after) } };
 	});
 	return safeJson({ files, summary: summaryOf(checked) });
 }
@@ -149,6 +155,14 @@ async function checkFile(file: string, fix: boolean): Promise<Checked> {
  */
 export async function runDoctorCommand(args: readonly string[], flags: DoctorFlags, io: CliIo): Promise<number> {
 	const [arg] = args;
+	if (flags.unlock) {
+		if (flags.all || flags.fix || flags.json || args.length !== 1 || arg === undefined) {
+			io.stderr(`${DOCTOR_USAGE}\n`);
+			return 2;
+		}
+		const { runUnlockCommand } = await import("./unlock-command.js");
+		return runUnlockCommand(arg, io);
+	}
 	if (flags.all ? args.length > 0 : args.length !== 1 || arg === undefined) {
 		io.stderr(`${DOCTOR_USAGE}\n`);
 		return 2;

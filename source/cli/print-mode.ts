@@ -1,3 +1,5 @@
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { AgentMessage, ThinkingLevel } from "@mariozechner/pi-agent-core";
 import { loadExtensions } from "../agent/extensions/loader.js";
 import { ModelRegistry } from "../agent/models/model-registry.js";
@@ -5,7 +7,7 @@ import { parseThinkingLevel } from "../agent/models/thinking-levels.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createCodingTools } from "../agent/tools/index.js";
 import { AgentSession } from "../session/agent-session.js";
-import { HistoryStorage } from "../session/history-storage.js";
+import { getHistoryDbPath, HistoryStorage } from "../session/history-storage.js";
 import { createSessionManager, type SessionFlags } from "./session-setup.js";
 import type { CliIo } from "./sessions-command.js";
 
@@ -28,6 +30,36 @@ function lastAssistant(messages: readonly AgentMessage[]): Extract<AgentMessage,
 		if (m.role === "assistant") return m;
 	}
 	return undefined;
+}
+
+/** Why the history database could not be written: SQLite says "disk I/O error" for a full disk. */
+function historyFailure(path: string, error: unknown): string {
+	let cause = error instanceof Error ? error.message : String(error);
+	try {
+		const fs = statfsSync(dirname(path));
+		if (fs.bavail === 0) cause = `no space left on device (${cause})`;
+	} catch {
+		// the folder itself is missing or unreadable: SQLite's words stand
+	}
+	return `prompt history is off for this run: cannot write ${path}: ${cause}`;
+}
+
+/** Adds the prompt to history.db; a history that cannot be written is said once and skipped, never fatal. */
+async function recordPrompt(prompt: string, io: CliIo): Promise<void> {
+	const path = getHistoryDbPath();
+	let history: HistoryStorage | undefined;
+	try {
+		history = HistoryStorage.open(path);
+		history.add(prompt, io.cwd);
+		await history.close();
+	} catch (error) {
+		io.stderr(`xcsh: ${historyFailure(path, error)}\n`);
+		try {
+			await history?.close();
+		} catch {
+			// already reported
+		}
+	}
 }
 
 /**
@@ -84,11 +116,7 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 			io.stderr(`xcsh: ${event.message}\n`);
 		}
 	});
-	if (sessionManager.isPersisted()) {
-		const history = HistoryStorage.open();
-		history.add(prompt, io.cwd);
-		await history.close();
-	}
+	if (sessionManager.isPersisted()) await recordPrompt(prompt, io);
 	try {
 		await session.prompt(prompt);
 	} finally {

@@ -2,6 +2,12 @@ import type { Finding } from "./findings.js";
 
 const MB = 1024 * 1024;
 
+function sizeOf(bytes: number): string {
+	if (bytes < 1024) return `${bytes} B`;
+	if (bytes < MB) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / MB).toFixed(1)} MB`;
+}
+
 function ids(list: readonly string[], max = 5): string {
 	const shown = list.slice(0, max).join(" → ");
 	return list.length > max ? `${shown} → … (${list.length} entries)` : shown;
@@ -22,6 +28,7 @@ export function findingLocation(finding: Finding): string {
 		case "missing-final-newline":
 		case "cycle":
 		case "stale-lock":
+		case "stale-temp":
 		case "live-lock":
 		case "needs-migration":
 		case "malformed-version":
@@ -55,6 +62,8 @@ export function describeFinding(finding: Finding): string {
 			return finding.pid === null
 				? `unreadable lock file ${finding.lockPath}`
 				: `lock of pid ${finding.pid}, which is no longer running: ${finding.lockPath}`;
+		case "stale-temp":
+			return `temp file of pid ${finding.pid}, which is no longer running (${sizeOf(finding.bytes)}): ${finding.path}`;
 		case "live-lock":
 			return `open in xcsh (pid ${finding.pid} on ${finding.host})`;
 		case "needs-migration":

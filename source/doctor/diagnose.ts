@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { getBlobsDir } from "../session/session-paths.js";
+import { findStaleTemps } from "../session/stale-temps.js";
 import { analyzeSessionBytes, type HasBlob, type SessionAnalysis } from "./analyze.js";
 import { isDiagnosisOk, type SessionDiagnosis } from "./findings.js";
 import { inspectLock, lockFinding } from "./lock-check.js";
@@ -25,6 +26,7 @@ export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDia
 	const findings = [...analysis.findings];
 	const lock = lockFinding(inspectLock(path));
 	if (lock) findings.push(lock);
+	for (const temp of findStaleTemps(path)) findings.push({ kind: "stale-temp", ...temp });
 	return { path, ok: isDiagnosisOk(analysis.header, findings), header: analysis.header, findings };
 }
 

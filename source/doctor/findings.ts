@@ -26,6 +26,8 @@ export type Finding =
 	| { kind: "invalid-utf8"; line: number }
 	/** A lock left by a process of this host that is gone (pid null: the lock file is unreadable). */
 	| { kind: "stale-lock"; lockPath: string; pid: number | null }
+	/** A copy of the session an atomic rewrite left when its process died: unredacted, and removed by --fix. */
+	| { kind: "stale-temp"; path: string; pid: number; bytes: number }
 	/** The session is open in a running xcsh (or locked from another host, which cannot be judged). */
 	| { kind: "live-lock"; pid: number; host: string }
 	/** A v1/v2 file: it is migrated (with a backup) the next time it is opened. */
@@ -70,6 +72,7 @@ export function severityOf(finding: Finding): Severity {
 		case "oversized-line":
 		case "invalid-utf8":
 		case "stale-lock":
+		case "stale-temp":
 			return "warning";
 		case "missing-final-newline":
 		case "live-lock":

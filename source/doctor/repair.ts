@@ -6,6 +6,7 @@ import { makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { acquireLock } from "../session/session-lock.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
+import { removeStaleTemps } from "../session/stale-temps.js";
 import { analyzeSessionBytes, type QuarantineItem } from "./analyze.js";
 import { blobDirLookup, type DiagnoseOptions, QUARANTINE_SUFFIX, toDiagnosis } from "./diagnose.js";
 import type { SessionDiagnosis } from "./findings.js";
@@ -44,6 +45,8 @@ export interface RepairResult {
 	outcome: RepairOutcome;
 	/** The stale lock file that was removed, if there was one. */
 	removedLock?: string;
+	/** Temp files of dead processes that were removed. */
+	removedTemps?: string[];
 	/** The file as it was found. */
 	before: SessionDiagnosis;
 	/** The file after the repair: what is left to worry about. */
@@ -195,7 +198,9 @@ export async function repairSessionFile(path: string, options: DiagnoseOptions =
 		return { path, outcome, before, after: toDiagnosis(path, analyzeSessionBytes(await readFile(path), hasBlob)) };
 	}
 	let outcome: RepairOutcome;
+	let removedTemps: string[];
 	try {
+		removedTemps = removeStaleTemps(path).map((temp) => temp.path);
 		// Re-read under the lock: what is rewritten is what nobody else is appending to.
 		const bytes = await readFile(path);
 		const analysis = analyzeSessionBytes(bytes, hasBlob);
@@ -208,5 +213,6 @@ export async function repairSessionFile(path: string, options: DiagnoseOptions =
 	const after = toDiagnosis(path, analyzeSessionBytes(await readFile(path), hasBlob));
 	const result: RepairResult = { path, outcome, before, after };
 	if (found.kind === "stale") result.removedLock = found.lockPath;
+	if (removedTemps.length > 0) result.removedTemps = removedTemps;
 	return result;
 }

@@ -86,6 +86,16 @@ export class MemorySessionStorage implements SessionStorage {
 		this.writeTextSync(path, text);
 	}
 
+	async readBytes(path: string, position: number, length: number): Promise<Buffer> {
+		const file = this.#files.get(path);
+		if (!file) throw enoent(path);
+		return Buffer.from(file.text).subarray(position, position + length);
+	}
+
+	async appendBytes(path: string, bytes: Buffer): Promise<void> {
+		this.appendTextSync(path, bytes.toString("utf8"));
+	}
+
 	async rename(from: string, to: string): Promise<void> {
 		const file = this.#files.get(from);
 		if (!file) throw enoent(from);
@@ -105,13 +115,15 @@ export class MemorySessionStorage implements SessionStorage {
 
 	async fsyncDir(): Promise<void> {}
 
+	removeStaleTemps(): void {}
+
 	lockHolder(): undefined {
 		return undefined;
 	}
 
 	lock(): LockResult {
 		// One process, one map: there is no other writer to exclude.
-		return { kind: "acquired", release: () => undefined };
+		return { kind: "acquired", release: () => undefined, stillHeld: () => true };
 	}
 
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter {

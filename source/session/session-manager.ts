@@ -35,6 +35,9 @@ export interface OpenOptions {
 	readOnly?: boolean;
 }
 
+/** A session lock this manager holds. */
+type HeldLock = { release: () => void; stillHeld: () => boolean };
+
 /** The result of `fork()`. */
 export interface ForkResult {
 	previousSessionFile: string | undefined;
@@ -55,7 +58,7 @@ export class SessionManager extends SessionEntries {
 	#report: SessionLoadReport = { skippedLines: [], tornTail: false, unresolvedBlobs: [] };
 	#readOnlyReason: ReadOnlyReason | undefined;
 	#skippedLocked: { path: string; holder: LockInfo }[] = [];
-	#releaseLock: (() => void) | undefined;
+	#lock: HeldLock | undefined;
 
 	private constructor(cwd: string, sessionDir: string, storage: SessionStorage, persist: boolean) {
 		super();
@@ -183,20 +186,22 @@ export class SessionManager extends SessionEntries {
 					? "held-elsewhere"
 					: undefined;
 		const readOnly = readOnlyReason !== undefined;
-		let release: (() => void) | undefined;
+		let lock: HeldLock | undefined;
 		if (this.#persist && loaded && !readOnly) {
-			const lock = this.#storage.lock(file);
-			if (lock.kind === "held") throw new SessionLockedError(file, lock.holder);
-			release = lock.release;
+			const result = this.#storage.lock(file);
+			if (result.kind === "held") throw new SessionLockedError(file, result.holder);
+			lock = result;
+			// Under the lock no rewrite of this session is running; a dead writer's copies can go.
+			this.#storage.removeStaleTemps(file);
 		}
 		try {
 			await this.#persistence.detach();
 		} catch (error) {
-			release?.();
+			lock?.release();
 			throw error;
 		}
 		this.#unlock();
-		this.#releaseLock = release;
+		this.#holdLock(lock);
 		this.#readOnlyReason = readOnlyReason;
 		if (!loaded) {
 			this.#startNew(undefined, file);
@@ -259,19 +264,25 @@ export class SessionManager extends SessionEntries {
 	/** A new file is locked when it is first written (nothing exists to lock before). */
 	#lockNewFile(): void {
 		const file = this.#persistence.file;
-		if (this.#releaseLock || !file) return;
+		if (this.#lock || !file) return;
 		try {
 			this.#storage.ensureDirSync(dirname(file));
 			const lock = this.#storage.lock(file);
-			if (lock.kind === "acquired") this.#releaseLock = lock.release;
+			if (lock.kind === "acquired") this.#holdLock(lock);
 		} catch {
 			// The directory cannot be written: the write that follows fails and reports it properly.
 		}
 	}
 
+	/** From here on, every rewrite first checks that this lock is still ours. */
+	#holdLock(lock: HeldLock | undefined): void {
+		this.#lock = lock;
+		this.#persistence.setLockCheck(lock?.stillHeld);
+	}
+
 	#unlock(): void {
-		this.#releaseLock?.();
-		this.#releaseLock = undefined;
+		this.#lock?.release();
+		this.#holdLock(undefined);
 	}
 
 	#fileEntries(): FileEntry[] {

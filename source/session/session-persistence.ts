@@ -5,6 +5,9 @@ import { type PendingBlob, prepareForPersistence } from "./persist-transform.js"
 import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
 import type { FileEntry } from "./types.js";
 
+/** Bytes compared at each end of the file before recovery appends to it instead of rewriting it. */
+const PREFIX_CHECK_BYTES = 64 * 1024;
+
 /** Automatic retries after a write failure are at most this frequent. */
 const RETRY_INTERVAL_MS = 2000;
 
@@ -20,6 +23,14 @@ export class PersistenceError extends Error {
 		this.name = "PersistenceError";
 		this.file = file;
 		this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
+	}
+}
+
+/** A rewrite was refused: another process took the session's lock, and may have written to the file since. */
+export class LockLostError extends Error {
+	constructor() {
+		super("this xcsh no longer holds the session's lock, so the file was not replaced (the session is kept in memory)");
+		this.name = "LockLostError";
 	}
 }
 
@@ -45,6 +56,7 @@ export class SessionPersistence {
 	#permanent = false;
 	#retrying: Promise<boolean> | undefined;
 	#lastRetryAt = 0;
+	#lockCheck: (() => boolean) | undefined;
 
 	constructor(storage: SessionStorage) {
 		this.#storage = storage;
@@ -63,6 +75,11 @@ export class SessionPersistence {
 	/** The first persistence error, if one happened. */
 	get error(): Error | undefined {
 		return this.#error;
+	}
+
+	/** Rewrites first ask this whether the session's lock is still ours (undefined: no lock to check). */
+	setLockCheck(check: (() => boolean) | undefined): void {
+		this.#lockCheck = check;
 	}
 
 	/** Points writes at a file. Call `detach()` on the previous one first. */
@@ -149,6 +166,8 @@ export class SessionPersistence {
 				await task();
 			} catch (error) {
 				this.#latch(error);
+				// Retrying would replace the file from memory all the same: never.
+				if (error instanceof LockLostError) this.#permanent = true;
 			}
 		});
 		this.#chain = run;
@@ -184,7 +203,7 @@ export class SessionPersistence {
 			this.#error = undefined;
 			const snapshot = entries().slice();
 			try {
-				await this.#enqueue(() => this.#rewrite(snapshot));
+				await this.#enqueue(() => this.#recover(snapshot));
 				await this.#flushChain();
 				this.#onDisk = true;
 				this.#failureLogged = false;
@@ -227,6 +246,34 @@ export class SessionPersistence {
 		if (error) throw error;
 	}
 
+	/**
+	 * Brings the file back to what memory holds after a failure. When the file is an intact prefix
+	 * of it (size, and the bytes at both ends, match), only the missing bytes are appended: a full
+	 * rewrite would need free space equal to the whole file on a disk that just ran out.
+	 */
+	async #recover(entries: readonly FileEntry[]): Promise<void> {
+		const file = this.#file!;
+		const lines: string[] = [];
+		for (const entry of entries) lines.push(`${await this.#serialize(entry)}\n`);
+		const expected = Buffer.from(lines.join(""));
+		const size = this.#storage.statSync(file)?.size ?? 0;
+		if (size > 0 && size <= expected.length && !this.#needsNewline && (await this.#holdsPrefix(file, expected, size))) {
+			if (size < expected.length) await this.#storage.appendBytes(file, expected.subarray(size));
+			return;
+		}
+		await this.#rewrite(entries);
+	}
+
+	async #holdsPrefix(file: string, expected: Buffer, size: number): Promise<boolean> {
+		const headLength = Math.min(size, PREFIX_CHECK_BYTES);
+		const tailStart = Math.max(0, size - PREFIX_CHECK_BYTES);
+		const [head, tail] = await Promise.all([
+			this.#storage.readBytes(file, 0, headLength),
+			this.#storage.readBytes(file, tailStart, size - tailStart),
+		]);
+		return head.equals(expected.subarray(0, headLength)) && tail.equals(expected.subarray(tailStart, size));
+	}
+
 	async #rewrite(entries: readonly FileEntry[]): Promise<void> {
 		const file = this.#file!;
 		const dir = dirname(file);
@@ -239,6 +286,8 @@ export class SessionPersistence {
 			await writer.close();
 			await this.#writer?.close();
 			this.#writer = undefined;
+			// The file may hold another holder's entries that memory lacks: replacing it would drop them.
+			if (this.#lockCheck && !this.#lockCheck()) throw new LockLostError();
 			await this.#storage.rename(temp, file);
 			await this.#storage.fsyncDir(dir);
 		} catch (error) {

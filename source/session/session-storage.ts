@@ -7,6 +7,7 @@ import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
 import { getBlobsDir } from "./session-paths.js";
+import { removeStaleTemps } from "./stale-temps.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
 
@@ -36,6 +37,10 @@ export interface SessionStorage {
 	/** At most `bytes` bytes from the start of the file, decoded as UTF-8 (a cut character is dropped). */
 	readTextPrefix(path: string, bytes: number): Promise<string>;
 	writeText(path: string, text: string): Promise<void>;
+	/** Up to `length` bytes from `position` (fewer at the end of the file). */
+	readBytes(path: string, position: number, length: number): Promise<Buffer>;
+	/** Appends bytes and fsyncs the file. */
+	appendBytes(path: string, bytes: Buffer): Promise<void>;
 	rename(from: string, to: string): Promise<void>;
 	unlink(path: string): Promise<void>;
 	copyFile(from: string, to: string): Promise<void>;
@@ -44,6 +49,8 @@ export interface SessionStorage {
 	openWriter(path: string, mode: WriterMode): SessionStorageWriter;
 	/** Locks a session file for writing (single writer per session). */
 	lock(sessionFile: string): LockResult;
+	/** Removes temp files of this session left by processes that died mid-write (never a live one's). */
+	removeStaleTemps(sessionFile: string): void;
 	/** The other live xcsh that has this session open, if any. */
 	lockHolder(sessionFile: string): LockInfo | undefined;
 	/** Where externalised images go. */
@@ -147,6 +154,27 @@ export class FileSessionStorage implements SessionStorage {
 		return writeFile(path, text, { mode: PRIVATE_FILE_MODE });
 	}
 
+	async readBytes(path: string, position: number, length: number): Promise<Buffer> {
+		const handle = await open(path, "r");
+		try {
+			const buffer = Buffer.alloc(length);
+			const { bytesRead } = await handle.read(buffer, 0, length, position);
+			return buffer.subarray(0, bytesRead);
+		} finally {
+			await handle.close();
+		}
+	}
+
+	async appendBytes(path: string, bytes: Buffer): Promise<void> {
+		const handle = await open(path, "a");
+		try {
+			await handle.writeFile(bytes);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+	}
+
 	rename(from: string, to: string): Promise<void> {
 		return rename(from, to);
 	}
@@ -186,6 +214,10 @@ export class FileSessionStorage implements SessionStorage {
 
 	lockHolder(sessionFile: string): LockInfo | undefined {
 		return lockHolderOther(sessionFile);
+	}
+
+	removeStaleTemps(sessionFile: string): void {
+		removeStaleTemps(sessionFile);
 	}
 }
 
