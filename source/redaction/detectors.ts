@@ -1,3 +1,5 @@
+import type { Detector } from "./detector-types.js";
+import { ci, escapeRegex } from "./regex-source.js";
 import {
 	refineAssignment,
 	refineBasicAuth,
@@ -5,38 +7,10 @@ import {
 	refineNotMasked,
 	refinePlaceholderFree,
 } from "./values.js";
+import { AWS_SECRET_AFTER_KEY_ID, VENDOR_DETECTORS, type VendorKind } from "./vendor-formats.js";
 
-/** Where a detector's regex matched: the secret is `text.slice(start, end)`, context begins at `matchStart`. */
-export interface MatchSpan {
-	readonly text: string;
-	readonly matchStart: number;
-	readonly start: number;
-	readonly end: number;
-}
-
-/** Rejects a look-alike (undefined) or returns the secret's final end (trailing punctuation trimmed). */
-export type Refine = (span: MatchSpan) => number | undefined;
-
-/**
- * One credential format. `prefix` is context that stays visible, `secret` what is replaced; both are
- * regex sources without capturing groups, because the scanner joins every detector into one regex
- * and finds the one that matched by group number.
- */
-export interface Detector {
-	readonly kind: string;
-	readonly prefix: string;
-	readonly secret: string;
-	readonly refine?: Refine;
-	/** Defaults to "specific". */
-	readonly role?: DetectorRole;
-}
-
-/**
- * How a detector ranks. `specific` formats identify themselves (a vendor prefix, PEM armour);
- * `framed` ones are known by a frame around an opaque value (`Bearer …`) and yield to a specific format
- * inside it; `contextual` ones (`KEY=value`) yield to both; `skip` spans are consumed and left alone.
- */
-export type DetectorRole = "skip" | "specific" | "framed" | "contextual";
+export type { Companion, Detector, DetectorRole, MatchSpan, Refine } from "./detector-types.js";
+export { ci, escapeRegex } from "./regex-source.js";
 
 /** Ids of the built-in detectors, as they appear in `[REDACTED:<kind>]`. */
 export type BuiltinKind =
@@ -61,25 +35,10 @@ export type BuiltinKind =
 	| "url-password"
 	| "bearer-token"
 	| "secret-assignment"
-	| "env-value";
+	| "env-value"
+	| VendorKind;
 
 type BuiltinDetector = Detector & { readonly kind: BuiltinKind | "skip" };
-
-/** Case-insensitive literal without the `i` flag, which would loosen every other detector in the joined regex. */
-export function ci(word: string): string {
-	let out = "";
-	for (const ch of word) {
-		const lower = ch.toLowerCase();
-		const upper = ch.toUpperCase();
-		out += lower === upper ? escapeRegex(ch) : `[${upper}${lower}]`;
-	}
-	return out;
-}
-
-/** Escapes a literal for use inside a regex source. */
-export function escapeRegex(literal: string): string {
-	return literal.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
-}
 
 /**
  * Words that make a key (env name, YAML key, JSON property) look like it holds a secret. The word must
@@ -139,11 +98,13 @@ const SPECIFIC: readonly BuiltinDetector[] = [
 		prefix: B,
 		secret: `(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA|AIPA|ANPA|ANVA|APKA|AGPA)[A-Z0-9]{16}${E}`,
 		refine: refineNotMasked,
+		companion: AWS_SECRET_AFTER_KEY_ID,
 	},
 	{
 		kind: "aws-secret-access-key",
 		prefix: `${B}(?:${ci("aws")}[_.-]?)?${ci("secret")}[_.-]?(?:${ci("access")}[_.-]?)?${ci("key")}${QUOTE}${SEP}${QUOTE}`,
 		secret: "[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])",
+		refine: refineNotMasked,
 	},
 	{ kind: "gcp-api-key", prefix: B, secret: "AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])", refine: refineNotMasked },
 	{ kind: "google-oauth-client-secret", prefix: B, secret: "GOCSPX-[A-Za-z0-9_-]{20,}", refine: refineNotMasked },
@@ -196,6 +157,7 @@ const SPECIFIC: readonly BuiltinDetector[] = [
 		refine: refineMixedToken,
 	},
 	{ kind: "npm-token", prefix: B, secret: `npm_[A-Za-z0-9]{36}${E}`, refine: refineNotMasked },
+	...VENDOR_DETECTORS,
 	{
 		kind: "jwt",
 		prefix: "(?<![A-Za-z0-9_-])",

@@ -1,4 +1,4 @@
-import type { Detector } from "./detectors.js";
+import type { Companion, Detector } from "./detector-types.js";
 
 /** A secret found in a text: `text.slice(start, end)` is replaced by `[REDACTED:<kind>]`. */
 export interface SecretSpan {
@@ -114,10 +114,22 @@ export class SecretScanner {
 				continue;
 			}
 			spans.push({ kind: hit.detector.kind, start: hit.start, end: hit.end });
-			re.lastIndex = Math.max(hit.end, m.index + 1);
+			const companion = hit.detector.companion && this.#companion(hit.detector.companion, text, hit.end);
+			if (companion) spans.push(companion);
+			re.lastIndex = Math.max(companion?.end ?? hit.end, m.index + 1);
 		}
 		if (this.#patterns.length === 0) return spans;
 		return mergeSpans([...spans, ...this.#scanPatterns(text, skipped)]);
+	}
+
+	/** The companion secret starting at `at` (after a separator), unless refused or allowed. */
+	#companion(companion: Companion, text: string, at: number): SecretSpan | undefined {
+		companion.regex.lastIndex = at;
+		const range = companion.regex.exec(text)?.indices?.groups?.secret;
+		if (!range) return undefined;
+		const secret = text.slice(range[0], range[1]);
+		if (!companion.accept(secret) || this.#isAllowed(secret)) return undefined;
+		return { kind: companion.kind, start: range[0], end: range[1] };
 	}
 
 	/** True when a higher-ranked detector matches somewhere in `[start, end)` (it may run past `end`). */

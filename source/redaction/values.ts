@@ -1,4 +1,4 @@
-import type { MatchSpan } from "./detectors.js";
+import type { MatchSpan } from "./detector-types.js";
 
 // Values that stand for a secret rather than being one: templates, masks, booleans, earlier redactions.
 const PLACEHOLDER = new RegExp(
@@ -12,9 +12,12 @@ const PLACEHOLDER = new RegExp(
 		"%[sdv]",
 		"(?:[A-Za-z0-9_-]{1,16}[-_])?[xX*]{3,}",
 		"[.…*#?_-]+",
-		"\\.\\.\\..*",
+		// Elided in docs: "sk-...", "ghp_…abcd".
+		"[^\\s]{0,24}(?:\\.\\.\\.|…)[^\\s]{0,24}",
 		"\\[REDACTED[^\\]]*\\]",
 		"change[-_ ]?me",
+		// The word itself stands in for the value: `user:password@localhost`, `PASSWORD=password`.
+		"pass(?:word|wd)?|pwd|secret",
 		"placeholder",
 		"redacted",
 		"your[-_ .][\\w.-]*",
@@ -31,7 +34,11 @@ const NAME =
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 // Dependency ranges ("@aws-sdk/credential-provider-env": "^3.972.94").
 const VERSION = /^[~^>=<v]*\d+(?:\.\d+){1,3}(?:[-+][\w.-]+)?$/;
-const PATH_OR_URL = /^(?:\.{0,2}\/|~\/|[A-Za-z]:\\|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/;
+const URL_OR_WINDOWS_PATH = /^(?:[A-Za-z]:\\|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/;
+// A Unix path is made of path characters; "/aB3+x~y" is a password that starts with a slash.
+const UNIX_PATH = /^(?:\.{0,2}|~)\/[\w.@%-]*(?:\/[\w.@%-]*)*$/;
+// AWS's documentation keys (AKIAIOSFODNN7EXAMPLE, wJalr…EXAMPLEKEY) and the like.
+const EXAMPLE_KEY = /EXAMPLE/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const MEMBER = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 const CALL = /^[\w$.?]+[([]/;
@@ -63,12 +70,28 @@ const NON_SECRET_WORDS: ReadonlySet<string> = new Set([
 ]);
 const CODE_FOLLOWER = /^[ \t]*(?:[|&?=+*/<>]|\.\w)/;
 
-/** True when a value could be a credential: not a placeholder, number, version, name, date, path or plain URL. */
-export function isPlausibleSecret(value: string): boolean {
+/** True when `value` is a file path or a URL rather than data; a single random-looking segment is data. */
+function isPathOrUrl(value: string): boolean {
+	if (URL_OR_WINDOWS_PATH.test(value)) return true;
+	if (!UNIX_PATH.test(value)) return false;
+	return value.indexOf("/", 1) !== -1 || !looksRandom(value.slice(1));
+}
+
+/** Lower-case words joined by "-" or "_": a name (`app-db-credentials`) unless it is under a password key. */
+const WORDS = /^[a-z]+(?:[-_][a-z]+)+$/;
+// Words that make a joined-words value a reference to a secret rather than a passphrase.
+const SECRET_WORDS_IN_VALUE = /pass|secret|token|key|cred|auth/;
+
+/**
+ * True when a value could be a credential: not a placeholder, number, version, name, date, path or plain URL.
+ * `passphrase`: the value sits under a password key, where words joined by dashes are a passphrase.
+ */
+export function isPlausibleSecret(value: string, passphrase = false): boolean {
 	if (value.length < 4 || NON_SECRET_WORDS.has(value.toLowerCase())) return false;
 	if (PLACEHOLDER.test(value) || SHORT_NUMBER.test(value) || VERSION.test(value)) return false;
-	if (NAME.test(value) || DATE.test(value)) return false;
-	return !PATH_OR_URL.test(value);
+	if (EXAMPLE_KEY.test(value) || DATE.test(value)) return false;
+	if (NAME.test(value) && !(passphrase && WORDS.test(value) && !SECRET_WORDS_IN_VALUE.test(value))) return false;
+	return !isPathOrUrl(value);
 }
 
 /** True when an unquoted value reads as code (`apiKey: opts.apiKey,`, `token = match[0];`) rather than data. */
@@ -103,22 +126,26 @@ function looksRandom(value: string): boolean {
 	return value.length >= 16 && /\d/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
 }
 
-const SEPARATOR = /^[\w.-]+(?:\\?["'])?\]?([ \t]*)(:=|=>|=|:)([ \t]*)/;
+const SEPARATOR = /^([\w.-]+)(?:\\?["'])?\]?([ \t]*)(:=|=>|=|:)([ \t]*)/;
+const PASSWORD_KEY = /pass(?:word|wd)|pwd/i;
 
 /** Accepts the value of a secret-looking `KEY=value` / `key: value` unless it is a placeholder or code. */
 export function refineAssignment({ text, matchStart, start, end }: MatchSpan): number | undefined {
 	const sep = SEPARATOR.exec(text.slice(matchStart, start));
 	const afterSeparator = sep ? text.slice(matchStart + sep[0].length, start) : "";
-	if (/["'`]/.test(afterSeparator)) return isPlausibleSecret(text.slice(start, end).trim()) ? end : undefined;
+	const passphrase = PASSWORD_KEY.test(sep?.[1] ?? "");
+	if (/["'`]/.test(afterSeparator)) {
+		return isPlausibleSecret(text.slice(start, end).trim(), passphrase) ? end : undefined;
+	}
 	let trimmedEnd = end;
 	while (trimmedEnd > start && ",;)]}".includes(text[trimmedEnd - 1]!)) trimmedEnd--;
 	const value = text.slice(start, trimmedEnd);
-	if (!isPlausibleSecret(value) || !isPlausibleSecret(text.slice(start, end))) return undefined;
+	if (!isPlausibleSecret(value, passphrase) || !isPlausibleSecret(text.slice(start, end), passphrase)) return undefined;
 	const rest = restOfLine(text, trimmedEnd);
 	if (isCodeExpression(value, trimmedEnd < end)) return undefined;
 	// The value closes a string (`-H "X-Api-Key: abc123"`): a header or setting written inline.
 	if (/^\\?["'`]/.test(rest)) return trimmedEnd;
-	if (sep?.[2] === ":") {
+	if (sep?.[3] === ":") {
 		// YAML: the key opens the line and nothing but a comment follows the value.
 		const tail = rest.trim();
 		if (tail !== "" && !tail.startsWith("#")) return undefined;
@@ -126,7 +153,7 @@ export function refineAssignment({ text, matchStart, start, end }: MatchSpan): n
 	}
 	// An env file or shell line has no blanks around "=" (and `TOKEN=abc > .env` is still a secret);
 	// with blanks, an identifier or an operator after the value (`token = base ?? fallback`) is code.
-	const spaced = sep !== null && (sep[1] !== "" || sep[3] !== "");
+	const spaced = sep !== null && (sep[2] !== "" || sep[4] !== "");
 	if (!spaced || looksRandom(value)) return trimmedEnd;
 	return IDENTIFIER.test(value) || CODE_FOLLOWER.test(rest) ? undefined : trimmedEnd;
 }
@@ -137,9 +164,20 @@ export function refineMixedToken({ text, start, end }: MatchSpan): number | unde
 	return /\d/.test(value) && /[A-Za-z]/.test(value) && !value.includes("--") ? end : undefined;
 }
 
-/** Vendor tokens are random: a body of one or two repeated characters is a mask (`sk_live_xxxxxxxx`). */
+/** Vendor tokens are random: a body of one or two repeated characters is a mask (`sk_live_xxxxxxxx`), EXAMPLE a doc key. */
 export function refineNotMasked({ text, start, end }: MatchSpan): number | undefined {
+	if (EXAMPLE_KEY.test(text.slice(start, end))) return undefined;
 	return new Set(text.slice(Math.max(start, end - 16), end)).size > 3 ? end : undefined;
+}
+
+/** A 40-character AWS secret next to AWS's name or a key id: random-looking, and not the documentation key. */
+export function isAwsSecret(value: string): boolean {
+	return looksRandom(value) && !EXAMPLE_KEY.test(value);
+}
+
+/** `isAwsSecret` as a detector refinement. */
+export function refineAwsSecret({ text, start, end }: MatchSpan): number | undefined {
+	return isAwsSecret(text.slice(start, end)) ? end : undefined;
 }
 
 /** URL passwords: anything but a placeholder (`${DB_PASSWORD}`, `<password>`, `***`). */
