@@ -66,6 +66,14 @@ describe("xcsh -p", () => {
 		expect(reopened.buildSessionContext().models.default).toBe("xcsh/offline");
 	});
 
+	it("an answer holding terminal controls reaches stdout with them made visible", async () => {
+		writeFileSync(join(project, "hostile.txt"), "before\u001b]0;PWNED\u0007\u001b[2J\u009b31m after\n");
+		const result = await run(["-p", "read hostile.txt"]);
+		expect(result.status).toBe(0);
+		expect(result.stdout).toContain("before\u241b]0;PWNED\u2407\u241b[2J\\x9b31m after");
+		expect(result.stdout).not.toMatch(/[\u0007\u001b\u009b]/);
+	});
+
 	it("reads the prompt from stdin, and --no-session writes nothing", async () => {
 		const result = await run(["--no-session"], "hello from a pipe\n");
 		expect(result.status).toBe(0);

@@ -50,9 +50,13 @@ function statusOf(diagnosis: SessionDiagnosis): string {
 	return counts.warning > 0 ? plural(counts.warning, "warning") : "ok";
 }
 
+/** Long enough for any path (Linux PATH_MAX), short enough that a hostile parser message cannot flood. */
+const PATH_MAX = 4096;
+
 function findingRows(findings: readonly Finding[]): string[] {
 	const rows = findings.slice(0, MAX_ROWS).map((f) => [findingLocation(f), severityOf(f), f.kind, describeFinding(f)]);
-	const lines = rows.length > 0 ? formatTable(rows).split("\n") : [];
+	// Descriptions name lock and temp files to act on: a path cut with "…" would be useless.
+	const lines = rows.length > 0 ? formatTable(rows, { maxCell: PATH_MAX }).split("\n") : [];
 	if (findings.length > MAX_ROWS)
 		lines.push(`… ${plural(findings.length - MAX_ROWS, "more finding")} (--json lists them all)`);
 	return lines.map((line) => `  ${line}`);

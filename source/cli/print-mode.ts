@@ -6,6 +6,7 @@ import { ModelRegistry } from "../agent/models/model-registry.js";
 import { parseThinkingLevel } from "../agent/models/thinking-levels.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createCodingTools } from "../agent/tools/index.js";
+import { safeLine, safeText } from "../render/safe-text.js";
 import { AgentSession } from "../session/agent-session.js";
 import { getHistoryDbPath, HistoryStorage } from "../session/history-storage.js";
 import { createSessionManager, type SessionFlags } from "./session-setup.js";
@@ -105,15 +106,16 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 	let endsWithNewline = true;
 	session.subscribe((event) => {
 		if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") {
-			io.stdout(event.assistantMessageEvent.delta);
+			// The model can repeat what a tool read: controls in it must not drive the terminal.
+			io.stdout(safeText(event.assistantMessageEvent.delta));
 			endsWithNewline = event.assistantMessageEvent.delta.endsWith("\n");
 		} else if (event.type === "tool_execution_start") {
-			io.stderr(`${describeToolCall(event.toolName, event.args as Record<string, unknown>)}\n`);
+			io.stderr(`${safeLine(describeToolCall(event.toolName, event.args as Record<string, unknown>))}\n`);
 		} else if (event.type === "message_end" && event.message.role === "assistant" && !endsWithNewline) {
 			io.stdout("\n");
 			endsWithNewline = true;
 		} else if (event.type === "error") {
-			io.stderr(`xcsh: ${event.message}\n`);
+			io.stderr(`xcsh: ${safeText(event.message)}\n`);
 		}
 	});
 	if (sessionManager.isPersisted()) await recordPrompt(prompt, io);
@@ -124,7 +126,7 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 	}
 	const answer = lastAssistant(session.messages);
 	if (answer?.stopReason === "error") {
-		io.stderr(`xcsh: ${answer.errorMessage ?? "the model returned an error"}\n`);
+		io.stderr(`xcsh: ${safeText(answer.errorMessage ?? "the model returned an error")}\n`);
 		return 1;
 	}
 	return 0;

@@ -257,10 +257,7 @@ describe("flattenTree at scale", () => {
 			tip.children.push(next);
 			tip = next;
 		}
-		const started = performance.now();
 		const rows = flattenTree([root], { leafId: tip.entry.id });
-		// A sanity bound only; the real budget is measured by the benchmark.
-		expect(performance.now() - started).toBeLessThan(3000);
 		expect(rows).toHaveLength(100_000);
 		expect(rows.every((row) => row.prefix === "" && row.depth === 0 && row.onActivePath)).toBe(true);
 		expect(rows.at(-1)).toMatchObject({ id: "e99999", isLeaf: true, text: "user: message e99999" });

@@ -256,14 +256,11 @@ describe("diagnoseSessionFile", () => {
 		expect(readdirSync(projectDir(tmp.agentDir)).sort()).toEqual(names);
 	});
 
-	it("handles 100,000 entries and a 100,000-deep chain quickly, without recursion", async () => {
+	it("handles 100,000 entries and a 100,000-deep chain without recursion", async () => {
 		const lines = [headerLine(), ...chainLines(100_000), entryLine("loop-a", "loop-b"), entryLine("loop-b", "loop-a")];
 		const file = write("huge.jsonl", lines);
-		const started = performance.now();
 		const report = await diagnoseSessionFile(file);
-		const ms = performance.now() - started;
 		expect(report.findings).toEqual([{ kind: "cycle", ids: ["loop-a", "loop-b"] }]);
-		expect(ms).toBeLessThan(5_000);
 	});
 
 	it("diagnoseAll covers every project and skips quarantine files", async () => {

@@ -77,7 +77,8 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 	it("anything under the sessions folder is refused, also through a symlinked folder and for names that do not exist yet", () => {
 		const s = session("s.jsonl");
 		const project = getDefaultSessionDir(temp.root);
-		mkdirSync(project, { recursive: true });
+		// Private, as xcsh makes it (a readable agent dir is tightened with a notice on start).
+		mkdirSync(project, { recursive: true, mode: 0o700 });
 		const sessions = join(temp.agentDir, "sessions");
 		const inside = join(project, "page.html");
 		expect(run(["--export", s.path, inside])).toMatchObject({

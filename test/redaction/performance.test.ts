@@ -24,7 +24,8 @@ function chunk(i: number, size: number): string {
 }
 
 describe("performance", () => {
-	it("redacts a 10k-entry, ~30 MB session in well under the loose bound", () => {
+	// Its speed is measured by `npm run bench:redaction`; here only that a big session comes out whole and clean.
+	it("redacts a 10k-entry, ~30 MB session: every planted secret, nothing else", () => {
 		const session = SessionManager.inMemory("/p");
 		const secrets: string[] = [];
 		for (let i = 0; i < 10_000; i++) {
@@ -44,12 +45,8 @@ describe("performance", () => {
 		const bytes = entries.reduce((n, e) => n + JSON.stringify(e).length, 0);
 		expect(bytes).toBeGreaterThan(29_000_000);
 
-		const started = performance.now();
 		const { entries: out, summary } = redactEntries(entries, { env: false });
-		const elapsed = performance.now() - started;
 
-		// The budget is well under a second on a laptop; 5 s keeps slow CI machines green.
-		expect(elapsed).toBeLessThan(5000);
 		const json = JSON.stringify(out);
 		for (const secret of secrets) expect(json.includes(secret)).toBe(false);
 		// One finding per planted secret: the look-alikes and code around them stay untouched.

@@ -130,10 +130,8 @@ describe("bash tool", () => {
 	});
 
 	it("kills the command and its process group on timeout", async () => {
-		const started = Date.now();
 		const { result, updates } = run(temp.dir, "echo SHELL=$$; sleep 10 & echo CHILD=$!; wait", { timeout: 1 });
 		await expect(result).rejects.toThrow(/^SHELL=\d+\nCHILD=\d+\n\nCommand timed out after 1 second$/);
-		expect(Date.now() - started).toBeLessThan(5000);
 		const seen = updates.map(textOf).join("\n");
 		const pids = [/SHELL=(\d+)/, /CHILD=(\d+)/].map((re) => Number(re.exec(seen)?.[1]));
 		expect(pids.every((pid) => pid > 0)).toBe(true);
