@@ -84,6 +84,21 @@ describe("a header with a malformed version in a file whose entries carry ids", 
 		expect(readFileSync(file, "utf8")).toBe(original);
 	});
 
+	it("xcsh sessions info names the damage instead of calling it v1", async () => {
+		const file = join(temp.root, "damaged.jsonl");
+		writeFileSync(file, `${[headerWith(null), ...treeLines()].join("\n")}\n`);
+		const text = await runCliAsync(["sessions", "info", file], { agentDir: temp.agentDir, cwd: temp.root });
+		expect(text.stdout).toMatch(
+			/Format +damaged: the header's version is null, not a number \(opens read-only; xcsh doctor --fix repairs it\)\n/,
+		);
+		const json = await runCliAsync(["sessions", "info", file, "--json"], { agentDir: temp.agentDir, cwd: temp.root });
+		expect(JSON.parse(json.stdout)).toMatchObject({
+			version: null,
+			headerProblem: "the header's version is null, not a number",
+			context: { messages: 4 },
+		});
+	});
+
 	it("a v1 file (no ids) without a version is still migrated to a linear chain", async () => {
 		const file = join(temp.root, "v1.jsonl");
 		const v1 = [

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { safeJson, safeLine } from "../render/safe-text.js";
 import { migrateSessionEntries } from "../session/migrations.js";
 import { buildSessionContext } from "../session/session-context.js";
+import { describeMalformedVersion } from "../session/session-header.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { lookupSession } from "../session/session-lookup.js";
 import { SessionManager } from "../session/session-manager.js";
@@ -101,6 +102,11 @@ async function resolveTarget(value: string, flags: SessionsFlags, io: CliIo): Pr
 	}
 }
 
+function describeFormat(version: number | null, headerProblem: string | undefined): string {
+	if (version === null) return `damaged: ${headerProblem} (opens read-only; xcsh doctor --fix repairs it)`;
+	return version < 3 ? `v${version} (migrates to v3 when opened)` : `v${version}`;
+}
+
 /** `xcsh sessions info <path|id>`: what the file holds and what loading it finds. Never modifies the file. */
 async function infoCommand(value: string | undefined, flags: SessionsFlags, io: CliIo): Promise<number> {
 	if (!value) {
@@ -118,7 +124,8 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		io.stderr(`Not a session file: ${safeLine(path)}\n`);
 		return 1;
 	}
-	const version = (read.entries[0] as SessionHeader).version ?? 1;
+	const version = read.version.kind === "declared" ? read.version.version : read.version.kind === "legacy" ? 1 : null;
+	const headerProblem = read.version.kind === "malformed" ? describeMalformedVersion(read.version.value) : undefined;
 	migrateSessionEntries(read.entries);
 	const [header, ...entries] = read.entries as [SessionHeader, ...FileEntry[]];
 	const stored = entries as Parameters<typeof buildSessionContext>[0];
@@ -130,6 +137,7 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		cwd: header.cwd,
 		title: header.title,
 		version,
+		...(headerProblem ? { headerProblem } : {}),
 		entries: countBy(entries, (e) => e.type),
 		messages: countBy(messages, (e) => e.message.role),
 		skippedLines: read.skipped,
@@ -145,7 +153,7 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		["File", path],
 		["Project", header.cwd],
 		["Title", header.title ?? "(none)"],
-		["Format", version < 3 ? `v${version} (migrates to v3 when opened)` : `v${version}`],
+		["Format", describeFormat(version, headerProblem)],
 		["Entries", `${entries.length} (${describeCounts(summary.entries)})`],
 		["Messages", describeCounts(summary.messages)],
 		["Context", `${context.messages.length} messages at the leaf, thinking ${context.thinkingLevel}`],
