@@ -60,7 +60,10 @@ describe("files xcsh keeps are private", () => {
 		);
 		const history = HistoryStorage.open(join(temp.agentDir, "history.db"));
 		history.add("a prompt", CWD);
-		history.close();
+		await history.flush();
+		// While xcsh runs, SQLite's write-ahead log holds the newest prompts: it gets the database's mode.
+		expect(statSync(join(temp.agentDir, "history.db-wal")).mode & 0o777).toBe(0o600);
+		await history.close();
 
 		const session = await SessionManager.create(CWD);
 		session.appendMessage(userMessage("hello"));
