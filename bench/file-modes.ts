@@ -74,7 +74,12 @@ writeFileSync(v1, `${JSON.stringify({ type: "session", id: "v1", timestamp: "t",
 xcsh(["doctor", "--fix", v1]);
 await (await SessionManager.open(v1)).close();
 await new BlobStore(join(agentDir, "blobs")).put(Buffer.from("an image"));
-await recordShare({ sessionId: "s", url: "https://example.invalid/s", scope: "branch", sharedAt: "2026-12-01T00:00:00Z" });
+await recordShare({
+	sessionId: "s",
+	url: "https://example.invalid/s",
+	scope: "branch",
+	sharedAt: "2026-12-01T00:00:00Z",
+});
 await moveSessionToTrash(v1);
 
 const entries = walk(agentDir);
@@ -95,7 +100,9 @@ for (const [kind, group] of [...groups].sort(([a], [b]) => a.localeCompare(b))) 
 const open = entries.filter((entry) => (entry.mode & 0o077) !== 0);
 const exportMode = (lstatSync(join(root, "export.html")).mode & 0o777).toString(8).padStart(4, "0");
 const umask = process.umask().toString(8).padStart(4, "0");
-say(`\n${entries.length} files and folders, ${open.length} readable by others; the export is ${exportMode} (umask ${umask})`);
+say(
+	`\n${entries.length} files and folders, ${open.length} readable by others; the export is ${exportMode} (umask ${umask})`,
+);
 
 // An install as an earlier xcsh left it: everything 0755 / 0644.
 const old = join(root, "old-agent");
@@ -106,7 +113,9 @@ for (const path of [old, join(old, "sessions"), join(old, "sessions", "--p--")])
 const firstStart = xcsh(["history"], old).stderr.trim();
 const secondStart = xcsh(["history"], old).stderr.trim();
 const leftOpen = walk(old).filter((entry) => (entry.mode & 0o077) !== 0).length;
-say(`earlier install: first start says "${firstStart}"; then ${leftOpen} readable by others; second start says "${secondStart}"`);
+say(
+	`earlier install: first start says "${firstStart}"; then ${leftOpen} readable by others; second start says "${secondStart}"`,
+);
 
 if (open.length > 0 || leftOpen > 0) {
 	say(`readable by others: ${open.map((entry) => entry.path).join(", ")} (kept in ${root})`);

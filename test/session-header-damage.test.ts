@@ -99,6 +99,21 @@ describe("a header with a malformed version in a file whose entries carry ids", 
 		});
 	});
 
+	it("/fork continues in a copy whose header is sound: the copy opens writable with the same tree", async () => {
+		const file = join(temp.root, "damaged.jsonl");
+		writeFileSync(file, `${[headerWith("3"), ...treeLines()].join("\n")}\n`);
+		const session = await SessionManager.open(file);
+		const forked = await session.fork();
+		expect(session.isReadOnly()).toBe(false);
+		await session.close();
+		const [header] = readFileSync(forked!.sessionFile, "utf8").split("\n");
+		expect(JSON.parse(header!)).toMatchObject({ version: 3, parentSession: "damaged-header-session" });
+		const copy = await SessionManager.open(forked!.sessionFile);
+		expect(copy.isReadOnly()).toBe(false);
+		expect(parentsOf(copy).u3000003).toBe("a1000001");
+		await copy.close();
+	});
+
 	it("a v1 file (no ids) without a version is still migrated to a linear chain", async () => {
 		const file = join(temp.root, "v1.jsonl");
 		const v1 = [

@@ -358,7 +358,14 @@ export class SessionManager extends SessionEntries {
 		this.#readOnlyReason = undefined;
 		const id = createSessionId();
 		const timestamp = new Date().toISOString();
-		this.#header = { ...this.#header, id, timestamp, parentSession: this.#header.id };
+		// A copy of a session opened for a damaged version starts sound: its entries are v3 in memory.
+		this.#header = {
+			...this.#header,
+			version: CURRENT_SESSION_VERSION,
+			id,
+			timestamp,
+			parentSession: this.#header.id,
+		};
 		const sessionFile = join(this.#sessionDir, sessionFileName(timestamp, id));
 		this.#persistence.attach(sessionFile, { onDisk: false, missingFinalNewline: false });
 		this.#lockNewFile();
