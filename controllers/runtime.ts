@@ -11,6 +11,7 @@ import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
 import { AgentSession } from "../source/session/agent-session.js";
+import { readOnlyMessage } from "../source/session/agent-session-options.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
 import type { SessionManager } from "../source/session/session-manager.js";
 import { ChatController } from "./chat-controller.js";
@@ -61,6 +62,9 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	]) {
 		chat.notice("warning", error);
 	}
+	for (const text of setupNotices) chat.notice("info", text);
+	const readOnly = sessionManager.getReadOnlyReason();
+	if (readOnly === "damaged-header") chat.notice("warning", readOnlyMessage(readOnly, sessionManager.getSessionFile()));
 	const history = HistoryStorage.open();
 	const input = new InputController({ recorder: history, source: history, cwd: options.cwd });
 	const commands = new CommandController(
