@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { holdSession } from "../helpers/hold-session.js";
 import { deadPid } from "../helpers/lock-race.js";
 import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>\n";
 
 describe("xcsh doctor --unlock", () => {
@@ -36,22 +36,10 @@ describe("xcsh doctor --unlock", () => {
 	}
 
 	/** A running xcsh session holder; resolves with its pid once it holds the lock. */
-	function heldByXcsh(file: string): Promise<number> {
-		const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/hold-session-child.ts", file], {
-			cwd: ROOT,
-			env: { ...process.env, XCSH_AGENT_DIR: tmp.agentDir },
-			stdio: ["pipe", "pipe", "inherit"],
-		});
+	async function heldByXcsh(file: string): Promise<number> {
+		const child = await holdSession(file, tmp.agentDir);
 		children.push(child);
-		return new Promise((resolvePromise, reject) => {
-			let out = "";
-			child.stdout.setEncoding("utf8").on("data", (d: string) => {
-				out += d;
-				const match = /holding (\d+)/.exec(out);
-				if (match) resolvePromise(Number(match[1]));
-			});
-			child.on("exit", (code) => reject(new Error(`holder exited early (${code})`)));
-		});
+		return child.pid!;
 	}
 
 	it("is in --help", () => {

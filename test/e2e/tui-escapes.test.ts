@@ -1,32 +1,20 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import stringWidth from "string-width";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
+import { usePtyProject } from "../helpers/pty-project.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
-import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { toolCallMessage } from "../index/session-fixtures.js";
 
 const ESC = "\u001b";
 const BEL = "\u0007";
 
 describe("hostile session content in the full-screen UI", () => {
-	const temp = useTempAgentDir();
-	let project: string;
-	let term: PtyTerminal | undefined;
-
-	beforeEach(() => {
-		project = join(temp.root, "project");
-		mkdirSync(project);
-	});
-	afterEach(() => {
-		term?.kill();
-		term = undefined;
-	});
+	const temp = usePtyProject();
 
 	async function seed(): Promise<void> {
-		const session = await SessionManager.create(project);
+		const session = await SessionManager.create(temp.project);
 		session.appendMessage(userMessage("show me the notes file"));
 		session.appendMessage(toolCallMessage("read", { path: "notes.txt" }));
 		session.appendMessage(toolResultMessage(`notes begin ${ESC}]0;PWNED${BEL}${ESC}[2J notes end`));
@@ -37,8 +25,7 @@ describe("hostile session content in the full-screen UI", () => {
 
 	it("a resumed tool result neither retitles the window nor clears the screen", async () => {
 		await seed();
-		const t = new PtyTerminal({ args: ["--continue"], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--continue"] });
 		const screen = await t.waitFor("the notes are above");
 		expect(t.titles.filter((title) => title.includes("PWNED"))).toEqual([]);
 		// Drawn before the tool output: a clear would have erased it.
@@ -49,8 +36,7 @@ describe("hostile session content in the full-screen UI", () => {
 
 	it("the --resume picker shows a hostile title without retitling the window", async () => {
 		await seed();
-		const t = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--resume"] });
 		const screen = await t.waitFor("renamed ␛]0;PWNED-BY-NAME␇");
 		expect(screen).toContain("Resume session — this project");
 		expect(t.titles.filter((title) => title.includes("PWNED"))).toEqual([]);
@@ -58,12 +44,11 @@ describe("hostile session content in the full-screen UI", () => {
 
 	it("on a terminal, xcsh sessions --all cuts its rows to the terminal width", async () => {
 		await seed();
-		const long = await SessionManager.create(join(project, "deep/".repeat(40)));
+		const long = await SessionManager.create(join(temp.project, "deep/".repeat(40)));
 		long.appendMessage(userMessage(`a long first prompt ${"word ".repeat(200)}`));
 		long.appendMessage(assistantMessage("ok"));
 		await long.close();
-		const t = new PtyTerminal({ args: ["sessions", "--all"], cwd: project, agentDir: temp.agentDir, cols: 80 });
-		term = t;
+		const t = new PtyTerminal({ args: ["sessions", "--all"], cwd: temp.project, agentDir: temp.agentDir, cols: 80 });
 		expect(await t.exited()).toBe(0);
 		const lines = t.raw.split("\r\n").filter((line) => line.length > 0);
 		expect(lines).toHaveLength(2);

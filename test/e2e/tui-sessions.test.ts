@@ -1,28 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
-import { PtyTerminal } from "../helpers/pty-terminal.js";
-import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+import { usePtyProject } from "../helpers/pty-project.js";
+import type { PtyTerminal } from "../helpers/pty-terminal.js";
 
 describe("session operations from the full-screen UI", () => {
-	const temp = useTempAgentDir();
-	let project: string;
-	let term: PtyTerminal | undefined;
-
-	beforeEach(() => {
-		project = join(temp.root, "project");
-		mkdirSync(project);
-	});
-	afterEach(() => {
-		term?.kill();
-		term = undefined;
-	});
+	const temp = usePtyProject();
 
 	async function seed(question: string): Promise<SessionManager> {
-		const session = await SessionManager.create(project);
+		const session = await SessionManager.create(temp.project);
 		session.appendMessage(userMessage(question));
 		session.appendMessage(assistantMessage(`answer to ${question}`));
 		await session.close();
@@ -41,8 +30,7 @@ describe("session operations from the full-screen UI", () => {
 			join(temp.agentDir, "extensions", "veto.mjs"),
 			'export default (api) => api.on("session_before_switch", (e) => (e.reason === "resume" ? { cancel: true } : undefined));',
 		);
-		const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open();
 		await t.waitFor("Type a prompt");
 		await command(t, "/resume");
 		await t.waitFor("the other session");
@@ -54,8 +42,7 @@ describe("session operations from the full-screen UI", () => {
 
 	it("xcsh --resume opens the picker; /fork continues in a new session with the history", async () => {
 		const original = await seed("fork me");
-		const t = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--resume"] });
 		await t.waitFor("Resume session");
 		await t.waitFor("fork me");
 		t.write("\r");
@@ -63,7 +50,7 @@ describe("session operations from the full-screen UI", () => {
 		await command(t, "/fork");
 		const forked = await t.waitFor("Forked into session");
 		expect(forked).toContain("answer to fork me");
-		const sessions = await SessionManager.list(project);
+		const sessions = await SessionManager.list(temp.project);
 		expect(sessions).toHaveLength(2);
 		const copy = sessions.find((s) => s.id !== original.getSessionId())!;
 		expect(copy.parentSession).toBe(original.getSessionId());
@@ -74,8 +61,7 @@ describe("session operations from the full-screen UI", () => {
 		const held = await seed("held elsewhere");
 		const holder = await holdSession(held.getSessionFile()!, temp.agentDir);
 		try {
-			const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
-			term = t;
+			const t = temp.open();
 			await t.waitFor("Type a prompt");
 			await command(t, "/resume");
 			await t.waitFor("held elsewhere");
@@ -87,8 +73,7 @@ describe("session operations from the full-screen UI", () => {
 			expect(readOnly).toContain("answer to held elsewhere");
 			expect(readOnly).toContain("(read-only)");
 			t.kill();
-			const second = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
-			term = second;
+			const second = temp.open();
 			await second.waitFor("Type a prompt");
 			await command(second, "/resume");
 			await second.waitFor("Resume session");
@@ -106,8 +91,7 @@ describe("session operations from the full-screen UI", () => {
 
 	it("xcsh --resume draws the picker before the app has loaded; Escape lands in a new session, a held pick offers the locked choice", async () => {
 		await seed("early pick");
-		const t = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--resume"] });
 		// The rows come from the index while the LLM layer still loads: no welcome screen yet.
 		const first = await t.waitFor("early pick");
 		expect(first).toContain("Resume session — this project");
@@ -120,8 +104,7 @@ describe("session operations from the full-screen UI", () => {
 		const held = await seed("held for the early picker");
 		const holder = await holdSession(held.getSessionFile()!, temp.agentDir);
 		try {
-			const second = new PtyTerminal({ args: ["--resume"], cwd: project, agentDir: temp.agentDir });
-			term = second;
+			const second = temp.open({ args: ["--resume"] });
 			await second.waitFor("held for the early picker");
 			// The selection follows its session when the refreshed list arrives: filter to the held one.
 			await second.type("held", "Filter: held");
@@ -138,8 +121,7 @@ describe("session operations from the full-screen UI", () => {
 	});
 
 	it("with stdout not a terminal, xcsh says to use -p instead of crashing", async () => {
-		const t = new PtyTerminal({ shell: "$XCSH | cat", cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ shell: "$XCSH | cat" });
 		const screen = (await t.waitFor((s) => s.replace(/\n/g, "").includes("run without one."))).replace(/\n/g, "");
 		expect(screen).toContain(
 			'xcsh needs a terminal for its interactive UI. Use xcsh -p "prompt" (or pipe a prompt on stdin) to run without one.',

@@ -1,12 +1,11 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
-import { PtyTerminal } from "../helpers/pty-terminal.js";
-import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+import { usePtyProject } from "../helpers/pty-project.js";
 
 /** The screen with its wrapping undone (notices wrap at the terminal's width). */
 const oneLine = (screen: string) => screen.replace(/\s+/g, " ");
@@ -14,24 +13,15 @@ const oneLine = (screen: string) => screen.replace(/\s+/g, " ");
 const flat = (text: string) => text.replace(/\s+/g, "");
 
 describe("what opening a session found is said in the full-screen UI", () => {
-	const temp = useTempAgentDir();
-	let project: string;
-	let term: PtyTerminal | undefined;
+	const temp = usePtyProject();
 	let holder: ChildProcessWithoutNullStreams | undefined;
-
-	beforeEach(() => {
-		project = join(temp.root, "project");
-		mkdirSync(project);
-	});
 	afterEach(() => {
-		term?.kill();
-		term = undefined;
 		holder?.kill("SIGKILL");
 		holder = undefined;
 	});
 
 	async function saved(text: string): Promise<string> {
-		const session = await SessionManager.create(project);
+		const session = await SessionManager.create(temp.project);
 		session.appendMessage(userMessage(text));
 		session.appendMessage(assistantMessage(`answer to ${text}`));
 		await session.close();
@@ -42,8 +32,7 @@ describe("what opening a session found is said in the full-screen UI", () => {
 		await saved("the older session");
 		const newest = await saved("the newest session");
 		holder = await holdSession(newest, temp.agentDir);
-		const t = new PtyTerminal({ args: ["--continue"], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--continue"] });
 		const screen = await t.waitFor((text) => oneLine(text).includes("continuing the newest session that is not"));
 		expect(oneLine(screen)).toContain(
 			`${basename(newest)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,
@@ -55,8 +44,7 @@ describe("what opening a session found is said in the full-screen UI", () => {
 		const file = await saved("a damaged session");
 		const [header, ...rest] = readFileSync(file, "utf8").split("\n");
 		writeFileSync(file, [JSON.stringify({ ...JSON.parse(header!), version: "3" }), ...rest].join("\n"));
-		const t = new PtyTerminal({ args: ["--resume", file], cwd: project, agentDir: temp.agentDir });
-		term = t;
+		const t = temp.open({ args: ["--resume", file] });
 		const screen = await t.waitFor((text) => oneLine(text).includes("/fork to continue in a copy"));
 		expect(flat(screen)).toContain(
 			flat(
