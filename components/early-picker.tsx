@@ -1,17 +1,13 @@
 import { useInput } from "ink";
 import { useEffect, useSyncExternalStore } from "react";
+import type { EarlyResume } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
-import { type ResumeOutcome, SelectorController } from "../controllers/selector-controller.js";
-import type { AppRuntime } from "./app.js";
+import type { AppRuntime } from "../controllers/runtime.js";
+import { SelectorController } from "../controllers/selector-controller.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
-/** What was picked before the app loaded, handed to it to report (or to offer the locked choice). */
-export interface EarlyResume {
-	readonly outcome: ResumeOutcome;
-	readonly path: string;
-	readonly error?: string;
-}
+export type { EarlyResume };
 
 /** Where the early picker lists sessions from. */
 export interface EarlyPickerScope {

@@ -1,12 +1,13 @@
 import { Box, Text, useInput } from "ink";
 import { useCallback, useRef, useState } from "react";
+/** What to do with a session another xcsh has open. */
+import type { LockedChoice } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import { safeText } from "../source/render/safe-text.js";
 import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
 
-/** What to do with a session another xcsh has open. */
-export type LockedChoice = "fork" | "read-only" | "cancel";
+export type { LockedChoice };
 
 /** Props of LockedSessionChoice. */
 export interface LockedSessionChoiceProps {

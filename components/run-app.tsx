@@ -1,8 +1,8 @@
 import { Box, render, Text } from "ink";
 import { type ReactNode, useEffect, useState } from "react";
+import type { AppRuntime } from "../controllers/runtime.js";
 import type { SelectorController } from "../controllers/selector-controller.js";
 import { enterFullScreen } from "../source/render/terminal.js";
-import type { AppRuntime } from "./app.js";
 import type { EarlyPickerProps, EarlyPickerScope, EarlyResume } from "./early-picker.js";
 
 /** What the TUI needs to start; the heavy parts are built by `load` after the first frame. */

@@ -1,10 +1,15 @@
 import { COMMANDS, findCommand } from "../source/commands/registry.js";
 import type { CommandContext, CommandResult, SlashCommand } from "../source/commands/types.js";
 
+/** What a long-running command gets from the UI: an abort signal and its activity line. */
+export type CommandRun = Pick<CommandContext, "signal" | "setActivity">;
+
 /** Runs slash commands from the registry; the UI interprets the typed result. */
 export class CommandController {
 	readonly #context: CommandContext;
 	readonly #commands: readonly SlashCommand[];
+	/** The running command's abort (Escape cancels a share, a summary…). */
+	#running: AbortController | undefined;
 
 	constructor(context: CommandContext, commands: readonly SlashCommand[] = COMMANDS) {
 		this.#context = context;
@@ -17,14 +22,31 @@ export class CommandController {
 	}
 
 	/**
+	 * Runs a command (or a confirmed action) with an abort signal that `cancel()` fires; only the
+	 * latest one can be cancelled.
+	 */
+	async run(task: (run: CommandRun) => Promise<CommandResult>, setActivity: (label: string | undefined) => void) {
+		const controller = new AbortController();
+		this.#running = controller;
+		try {
+			return await task({ signal: controller.signal, setActivity });
+		} finally {
+			if (this.#running === controller) this.#running = undefined;
+		}
+	}
+
+	/** Aborts the running command; false when none is running. */
+	cancel(): boolean {
+		if (!this.#running) return false;
+		this.#running.abort();
+		return true;
+	}
+
+	/**
 	 * Runs `/name args`; unknown names and thrown errors become error notices. `run` carries what a
 	 * long command needs from the UI: an abort signal (Escape) and a way to show its activity.
 	 */
-	async execute(
-		name: string,
-		args: string,
-		run: Pick<CommandContext, "signal" | "setActivity"> = {},
-	): Promise<CommandResult> {
+	async execute(name: string, args: string, run: CommandRun = {}): Promise<CommandResult> {
 		const command = findCommand(name, this.#commands);
 		if (!command)
 			return { kind: "notice", level: "error", text: `Unknown command: /${name}. Type /help for the list.` };

@@ -1,5 +1,4 @@
 import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
-import type { AppRuntime } from "../components/app.js";
 import { loadExtensions } from "../source/agent/extensions/loader.js";
 import { describeModelSetup, ModelRegistry } from "../source/agent/models/model-registry.js";
 import { buildSystemPrompt } from "../source/agent/system-prompt.js";
@@ -10,14 +9,30 @@ import { copyToClipboard } from "../source/export/clipboard.js";
 import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
+import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { readOnlyMessage } from "../source/session/agent-session-options.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
 import type { SessionManager } from "../source/session/session-manager.js";
+import { AppController } from "./app-controller.js";
 import { ChatController } from "./chat-controller.js";
 import { CommandController } from "./command-controller.js";
 import { InputController } from "./input-controller.js";
+import { SearchController } from "./search-controller.js";
 import { SelectorController } from "./selector-controller.js";
+
+/** Everything the app runs on, built by `buildRuntime` (the composition root). */
+export interface AppRuntime {
+	readonly session: AgentSession;
+	readonly app: AppController;
+	readonly chat: ChatController;
+	readonly commands: CommandController;
+	readonly input: InputController;
+	readonly selector: SelectorController;
+	readonly search: SearchController;
+	/** Stops the agent, flushes and closes the session and the history. */
+	readonly dispose: () => Promise<void>;
+}
 
 /** What the interactive UI is started with. */
 export interface RuntimeOptions {
@@ -93,11 +108,27 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		switchSession: (path, open) => session.switchSession(path, open),
 		renameCurrentSession: (name) => session.sessionManager.setSessionName(name),
 	});
+	const search = new SearchController({
+		// "This project" is the one xcsh was started in, as for the /resume picker.
+		cwd: sessionManager.getCwd(),
+		session: () => session,
+		resume: (path) => selector.resumeSession(path),
+	});
+	const app = new AppController({
+		session,
+		chat,
+		commands,
+		input,
+		selector,
+		search,
+		clearScreen: () => process.stdout.write(CLEAR_SCREEN),
+	});
 	const dispose = async () => {
+		await search.dispose();
 		chat.dispose();
 		await session.dispose();
 		// After the session: its last prompt must be recorded before the database closes.
 		await history.close();
 	};
-	return { session, chat, commands, input, selector, dispose };
+	return { session, app, chat, commands, input, selector, search, dispose };
 }

@@ -164,7 +164,13 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				} catch (error) {
 					return failure(messageOf(error));
 				}
-				return { kind: "confirm", title: preview.title, details: preview.details, run: upload };
+				return {
+					kind: "confirm",
+					title: preview.title,
+					details: preview.details,
+					cancelNotice: "Share cancelled",
+					run: upload,
+				};
 			},
 		},
 		sharesCommand,

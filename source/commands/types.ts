@@ -29,6 +29,8 @@ export type CommandResult =
 			title: string;
 			/** Shown when the person asks to view them (the secrets found, masked). */
 			details: string[];
+			/** What declining says (default "Cancelled"). */
+			cancelNotice?: string;
 			/** Runs the confirmed action. */
 			run: (run: Pick<CommandContext, "signal" | "setActivity">) => Promise<CommandResult>;
 	  };

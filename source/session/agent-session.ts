@@ -281,6 +281,11 @@ export class AgentSession {
 		return result;
 	}
 
+	/** Labels an entry in the tree (undefined clears the label); recorded as a label entry. */
+	setLabel(entryId: string, label: string | undefined): void {
+		this.#sessionManager.appendLabelChange(entryId, label);
+	}
+
 	/** Moves the leaf to an entry (no summary) and tells extensions and custom tools it branched. */
 	async branch(entryId: string): Promise<void> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before branching");

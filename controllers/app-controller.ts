@@ -1,0 +1,405 @@
+import type { CommandResult } from "../source/commands/types.js";
+import type { SearchHit } from "../source/index/session-index.js";
+import type { AgentSession } from "../source/session/agent-session.js";
+import type { NavigateTreeOptions } from "../source/session/session-maintenance.js";
+import type { ChatController } from "./chat-controller.js";
+import type { CommandController } from "./command-controller.js";
+import type { InputController } from "./input-controller.js";
+import {
+	BRANCH_NOTICE,
+	MOVED_NOTICE,
+	missingEntryNotice,
+	type OpenHitOutcome,
+	type SearchController,
+} from "./search-controller.js";
+import type { ResumeOutcome, SelectorController } from "./selector-controller.js";
+
+/** The choices of the locked-session screen. */
+export type LockedChoice = "fork" | "read-only" | "cancel";
+
+/** What was picked in the picker drawn before the app loaded (`xcsh --resume`). */
+export interface EarlyResume {
+	readonly outcome: ResumeOutcome;
+	readonly path: string;
+	readonly error?: string;
+}
+
+/** Which screen is showing, with what it shows. */
+export type AppScreen =
+	| { readonly kind: "chat" }
+	| { readonly kind: "resume" }
+	| { readonly kind: "search" }
+	/** `key` changes whenever the tree must be read again; `selectedId` undefined: the leaf. */
+	| { readonly kind: "tree"; readonly key: number; readonly selectedId: string | undefined }
+	| { readonly kind: "confirm"; readonly title: string; readonly details: readonly string[] }
+	| { readonly kind: "locked"; readonly path: string; readonly message: string };
+
+/** What the app shows; replaced (never mutated) on every change. */
+export interface AppSnapshot {
+	readonly screen: AppScreen;
+	/** Text to put in the editor; a new `key` replaces what is there. */
+	readonly editor: { readonly text: string; readonly key: number };
+	readonly showThinking: boolean;
+}
+
+/** What the app controller drives. */
+export interface AppControllerOptions {
+	readonly session: AgentSession;
+	readonly chat: ChatController;
+	readonly commands: CommandController;
+	readonly input: InputController;
+	readonly selector: SelectorController;
+	readonly search: SearchController;
+	/** Clears the terminal: the history a redraw replaces is already printed. */
+	readonly clearScreen: () => void;
+	/** Counts the double Ctrl+C window; tests pass their own clock. */
+	readonly now?: () => number;
+}
+
+type Confirm = Extract<CommandResult, { kind: "confirm" }>;
+type Listener = () => void;
+
+const DOUBLE_PRESS_MS = 1000;
+/** Shown when a confirm step is declined and the command named nothing better. */
+export const CONFIRM_CANCELLED = "Cancelled";
+export const RESUMED = "Resumed session";
+export const FORKED = "Forked the session into a new one here";
+export const OPENED_READ_ONLY = "Opened read-only: /fork to continue in a copy";
+export const RESUME_CANCELLED = "Resume cancelled";
+export const QUIT_HINT = "Press Ctrl+C again to quit";
+
+function describe(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The app as plain state and actions: which screen shows, and everything a key on it does —
+ * prompts, commands and their cancelling, resuming, the locked-session choice, search hits, the
+ * tree. Components render the snapshot and call these methods; none of them writes to the session.
+ */
+export class AppController {
+	readonly #o: AppControllerOptions;
+	readonly #listeners = new Set<Listener>();
+	readonly #exitListeners = new Set<Listener>();
+	#snapshot: AppSnapshot = { screen: { kind: "chat" }, editor: { text: "", key: 0 }, showThinking: false };
+	#treeKey = 0;
+	#lastInterrupt = Number.NEGATIVE_INFINITY;
+	#pendingConfirm: Confirm | undefined;
+	/** A search hit waiting on the locked-session choice. */
+	#pendingHit: SearchHit | undefined;
+	#started = false;
+
+	constructor(options: AppControllerOptions) {
+		this.#o = options;
+	}
+
+	/** The first screen (`xcsh --resume` opens the picker) and the early pick's report; only once. */
+	start(first: { initialScreen?: "chat" | "resume"; initialResume?: EarlyResume } = {}): void {
+		if (this.#started) return;
+		this.#started = true;
+		if (first.initialScreen === "resume") this.openScreen("resume");
+		if (first.initialResume) void this.handOver(first.initialResume);
+	}
+
+	/** Registers a change listener; returns its unsubscribe. */
+	subscribe = (listener: Listener): (() => void) => {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	};
+
+	/** The current snapshot. */
+	getSnapshot = (): AppSnapshot => this.#snapshot;
+
+	/** Called when the person quits (`/quit`, Ctrl+C twice); returns the unsubscribe. */
+	onExit(listener: Listener): () => void {
+		this.#exitListeners.add(listener);
+		return () => this.#exitListeners.delete(listener);
+	}
+
+	#set(patch: Partial<AppSnapshot>): void {
+		this.#snapshot = { ...this.#snapshot, ...patch };
+		for (const listener of this.#listeners) listener();
+	}
+
+	#show(screen: AppScreen): void {
+		this.#set({ screen });
+	}
+
+	#exit(): void {
+		for (const listener of this.#exitListeners) listener();
+	}
+
+	#setEditorText(text: string): void {
+		this.#set({ editor: { text, key: this.#snapshot.editor.key + 1 } });
+	}
+
+	#report = (error: unknown): void => this.#o.chat.notice("error", describe(error));
+
+	/** Clears the terminal and rebuilds the transcript from the session (after a switch, a move, a resize). */
+	redraw(): void {
+		this.#o.clearScreen();
+		this.#o.chat.rebuild();
+	}
+
+	// ── the chat screen ─────────────────────────────────────────────────────
+
+	/** Back to the chat. */
+	showChat(): void {
+		this.#show({ kind: "chat" });
+	}
+
+	/** Opens a screen as a command would; `"resume"` starts loading the picker. */
+	openScreen(screen: "resume" | "tree"): void {
+		if (screen === "resume") {
+			void this.#o.selector.load("project");
+			this.#show({ kind: "resume" });
+		} else this.#showTree(undefined);
+	}
+
+	#showTree(selectedId: string | undefined): void {
+		this.#treeKey++;
+		this.#show({ kind: "tree", key: this.#treeKey, selectedId });
+	}
+
+	/** Shows or hides thinking in the transcript. */
+	toggleThinking(): void {
+		this.#set({ showThinking: !this.#snapshot.showThinking });
+	}
+
+	/** What the editor sent: a prompt, a steer, a follow-up or a slash command. */
+	submit(text: string): void {
+		const { session, chat, input, commands } = this.#o;
+		const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
+		switch (route.kind) {
+			case "command":
+				this.#runCommand((run) => commands.execute(route.name, route.args, run));
+				break;
+			case "prompt":
+				void session.prompt(route.text).catch(this.#report);
+				break;
+			case "steer":
+				void session.steer(route.text).catch(this.#report);
+				break;
+			case "follow-up":
+				void session.followUp(route.text).catch(this.#report);
+				chat.notice("info", "Queued as a follow-up");
+				break;
+			case "ignore":
+				break;
+		}
+	}
+
+	/** Escape: cancels the running command, else stops the agent's turn. */
+	escape(): void {
+		const { chat, commands, session } = this.#o;
+		if (commands.cancel()) return;
+		const now = chat.getSnapshot();
+		if (!now.streaming && now.activity === undefined) return;
+		void session.abort().then(() => chat.notice("warning", "Stopped."));
+	}
+
+	/** Ctrl+C: stops work, else clears the editor, else warns; twice within a second quits. */
+	interrupt(editorEmpty: boolean): void {
+		const now = (this.#o.now ?? Date.now)();
+		if (now - this.#lastInterrupt < DOUBLE_PRESS_MS) {
+			this.#exit();
+			return;
+		}
+		this.#lastInterrupt = now;
+		const current = this.#o.chat.getSnapshot();
+		if (current.streaming || current.activity !== undefined) this.escape();
+		else if (!editorEmpty) this.#setEditorText("");
+		else this.#o.chat.notice("info", QUIT_HINT);
+	}
+
+	/** Ctrl+C on a screen other than the chat quits at once. */
+	quit(): void {
+		this.#exit();
+	}
+
+	// ── commands ────────────────────────────────────────────────────────────
+
+	#runCommand(task: Parameters<CommandController["run"]>[0]): void {
+		const { commands, chat } = this.#o;
+		void commands
+			.run(task, (label) => chat.setActivity(label))
+			.then((result) => this.#apply(result), this.#report)
+			.finally(() => chat.setActivity(undefined));
+	}
+
+	#apply(result: CommandResult): void {
+		const { chat } = this.#o;
+		switch (result.kind) {
+			case "done":
+				return;
+			case "notice":
+				chat.notice(result.level, result.text);
+				return;
+			case "redraw":
+				this.redraw();
+				if (result.text) chat.notice("info", result.text);
+				return;
+			case "open":
+				this.openScreen(result.screen);
+				return;
+			case "search":
+				void this.#o.search.open(result.query);
+				this.#show({ kind: "search" });
+				return;
+			case "quit":
+				this.#exit();
+				return;
+			case "confirm":
+				this.#pendingConfirm = result;
+				this.#show({ kind: "confirm", title: result.title, details: result.details });
+				return;
+		}
+	}
+
+	/** The confirm screen's yes: runs the confirmed action (Escape cancels it like a command). */
+	confirm(): void {
+		const pending = this.#pendingConfirm;
+		this.#pendingConfirm = undefined;
+		this.showChat();
+		if (pending) this.#runCommand(pending.run);
+	}
+
+	/** The confirm screen's no. */
+	cancelConfirm(): void {
+		const pending = this.#pendingConfirm;
+		this.#pendingConfirm = undefined;
+		this.showChat();
+		this.#o.chat.notice("warning", pending?.cancelNotice ?? CONFIRM_CANCELLED);
+	}
+
+	// ── resuming ────────────────────────────────────────────────────────────
+
+	#reportResume(outcome: ResumeOutcome, success: string): void {
+		const { chat, selector } = this.#o;
+		if (outcome === "resumed") {
+			this.redraw();
+			chat.notice("info", success);
+		} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
+		else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+	}
+
+	#showLocked(path: string): void {
+		const message = this.#o.selector.getSnapshot().error ?? "This session is open in another xcsh";
+		this.#show({ kind: "locked", path, message });
+	}
+
+	/** A session picked in the picker; one open elsewhere leads to the locked-session choice. */
+	async pickSession(path: string): Promise<void> {
+		const outcome = await this.#o.selector.resumeSession(path);
+		if (outcome === "locked") return this.#showLocked(path);
+		this.showChat();
+		this.#reportResume(outcome, RESUMED);
+	}
+
+	/** The locked-session choice: fork, read-only or cancel; a search hit that led here goes on to its entry. */
+	async chooseLocked(choice: LockedChoice): Promise<void> {
+		const { screen } = this.#snapshot;
+		if (screen.kind !== "locked") return;
+		const hit = this.#pendingHit;
+		this.#pendingHit = undefined;
+		this.showChat();
+		if (choice === "cancel") {
+			this.#o.chat.notice("info", RESUME_CANCELLED);
+			return;
+		}
+		const { selector, search } = this.#o;
+		const outcome =
+			choice === "fork"
+				? await selector.resumeAsFork(screen.path)
+				: await selector.resumeSession(screen.path, { readOnly: true });
+		const opened = choice === "fork" ? FORKED : OPENED_READ_ONLY;
+		if (hit && outcome === "resumed") await this.#showHit(hit, search.goToEntry(hit, true), opened);
+		else this.#reportResume(outcome, opened);
+	}
+
+	/** What was picked before the app loaded: reported once, as a pick here would be. */
+	async handOver(early: EarlyResume): Promise<void> {
+		const { outcome, path, error } = early;
+		if (outcome === "failed") this.#o.chat.notice("error", `Could not resume: ${error ?? "unknown error"}`);
+		// Picked again here, so the locked screen gets the holder's message from this app's picker.
+		else if (outcome === "locked") await this.pickSession(path);
+		else this.#reportResume(outcome, RESUMED);
+	}
+
+	// ── search ──────────────────────────────────────────────────────────────
+
+	/** Opens a search hit: switches session if needed, then the chat at the entry, the tree on it, or why not. */
+	async selectHit(hit: SearchHit): Promise<void> {
+		this.#pendingHit = undefined;
+		await this.#showHit(hit, this.#o.search.openHit(hit));
+	}
+
+	async #showHit(hit: SearchHit, task: Promise<OpenHitOutcome>, opened?: string): Promise<void> {
+		const { chat } = this.#o;
+		let outcome: OpenHitOutcome;
+		try {
+			outcome = await task;
+		} catch (error) {
+			this.showChat();
+			this.#report(error);
+			return;
+		}
+		if (outcome.kind === "locked") {
+			this.#pendingHit = hit;
+			this.#showLocked(hit.sessionPath);
+			return;
+		}
+		this.redraw();
+		// After the redraw: it rebuilds the chat from the session, dropping earlier notices.
+		if (opened !== undefined) chat.notice("info", opened);
+		switch (outcome.kind) {
+			case "tree":
+				chat.notice("info", BRANCH_NOTICE);
+				this.#showTree(outcome.entryId);
+				return;
+			case "moved":
+				this.showChat();
+				chat.notice("info", MOVED_NOTICE);
+				if (outcome.editorText !== undefined) this.#setEditorText(outcome.editorText);
+				return;
+			case "missing":
+				this.showChat();
+				chat.notice("warning", missingEntryNotice(outcome.switched));
+				return;
+			case "cancelled":
+			case "failed":
+				this.showChat();
+				this.#reportResume(outcome.kind, "");
+				return;
+		}
+	}
+
+	// ── the tree ────────────────────────────────────────────────────────────
+
+	/** Labels an entry (an empty label clears it) and redraws the tree. */
+	setLabel(entryId: string, label: string | undefined): void {
+		this.#o.session.setLabel(entryId, label);
+		const { screen } = this.#snapshot;
+		this.#showTree(screen.kind === "tree" ? screen.selectedId : undefined);
+	}
+
+	/** Moves the leaf to an entry (optionally summarising the branch left) and returns to the chat. */
+	async navigateTree(entryId: string, options: NavigateTreeOptions): Promise<void> {
+		const { chat, session } = this.#o;
+		this.showChat();
+		if (options.summarize) chat.setActivity("Summarising the branch");
+		try {
+			const result = await session.navigateTree(entryId, options);
+			chat.setActivity(undefined);
+			if (result.cancelled) {
+				chat.notice("warning", "Navigation cancelled");
+				return;
+			}
+			this.redraw();
+			if (result.editorText !== undefined) this.#setEditorText(result.editorText);
+		} catch (error) {
+			chat.setActivity(undefined);
+			this.#report(error);
+		}
+	}
+}

@@ -1,0 +1,235 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	AppController,
+	type AppSnapshot,
+	CONFIRM_CANCELLED,
+	QUIT_HINT,
+	RESUME_CANCELLED,
+} from "../../controllers/app-controller.js";
+import { ChatController, type ChatSnapshot } from "../../controllers/chat-controller.js";
+import { CommandController } from "../../controllers/command-controller.js";
+import { InputController } from "../../controllers/input-controller.js";
+import { SearchController } from "../../controllers/search-controller.js";
+import { SelectorController } from "../../controllers/selector-controller.js";
+import { COMMANDS } from "../../source/commands/registry.js";
+import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
+import { AgentSession } from "../../source/session/agent-session.js";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { holdSession } from "../helpers/hold-session.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+/** Resolves once the app's snapshot satisfies `predicate` (at once if it already does). */
+function until<T>(source: { subscribe(l: () => void): () => void; getSnapshot(): T }, predicate: (s: T) => boolean) {
+	return new Promise<T>((resolve) => {
+		if (predicate(source.getSnapshot())) return resolve(source.getSnapshot());
+		const off = source.subscribe(() => {
+			if (predicate(source.getSnapshot())) {
+				off();
+				resolve(source.getSnapshot());
+			}
+		});
+	});
+}
+
+const hasNotice = (text: string) => (s: ChatSnapshot) =>
+	s.items.some((item) => item.kind === "notice" && item.text === text);
+
+describe("AppController (no React)", () => {
+	const temp = useTempAgentDir();
+	let faux: ReturnType<typeof registerFauxProvider>;
+	let session: AgentSession;
+	let chat: ChatController;
+	let app: AppController;
+	let search: SearchController;
+	let clock: number;
+	let cleared: number;
+	let holder: ChildProcessWithoutNullStreams | undefined;
+	/** Resolved by the test: a command waiting on it until then (or until it is aborted). */
+	let aborted: AbortSignal | undefined;
+
+	const waiting: SlashCommand = {
+		name: "wait",
+		description: "waits until aborted",
+		run: ({ signal }) =>
+			new Promise<CommandResult>((resolve) => {
+				aborted = signal;
+				signal?.addEventListener("abort", () => resolve({ kind: "notice", level: "warning", text: "wait stopped" }));
+			}),
+	};
+	const asking = (cancelNotice?: string): SlashCommand => ({
+		name: cancelNotice ? "ask-named" : "ask",
+		description: "asks first",
+		run: () => ({
+			kind: "confirm",
+			title: "Do the thing?",
+			details: ["detail"],
+			...(cancelNotice ? { cancelNotice } : {}),
+			run: async () => ({ kind: "notice", level: "info", text: "the thing is done" }),
+		}),
+	});
+
+	beforeEach(async () => {
+		faux = registerFauxProvider({ models: [{ id: "app-model", contextWindow: 100_000 }] });
+		session = await AgentSession.create({
+			sessionManager: await SessionManager.create(temp.root),
+			models: { find: () => undefined, getApiKey: () => "k" },
+			model: faux.getModel(),
+		});
+		chat = new ChatController({ session, isOffline: () => false });
+		const commands = new CommandController({ session, models: { list: () => [], find: () => undefined } }, [
+			...COMMANDS,
+			waiting,
+			asking(),
+			asking("Thing cancelled"),
+		]);
+		const input = new InputController({
+			recorder: { add: () => undefined },
+			source: { getRecent: () => [], search: () => [] },
+			cwd: temp.root,
+		});
+		const selector = new SelectorController({
+			cwd: temp.root,
+			currentSessionFile: () => session.sessionManager.getSessionFile(),
+			switchSession: (path, open) => session.switchSession(path, open),
+		});
+		search = new SearchController({
+			cwd: temp.root,
+			session: () => session,
+			resume: (path) => selector.resumeSession(path),
+		});
+		clock = 10_000;
+		cleared = 0;
+		app = new AppController({
+			session,
+			chat,
+			commands,
+			input,
+			selector,
+			search,
+			clearScreen: () => cleared++,
+			now: () => clock,
+		});
+	});
+	afterEach(async () => {
+		holder?.kill("SIGKILL");
+		holder = undefined;
+		await search.dispose();
+		chat.dispose();
+		await session.dispose();
+		faux.unregister();
+	});
+
+	it("starts on the chat; /tree opens the tree, Escape-like leave returns; Ctrl+T toggles thinking", async () => {
+		expect(app.getSnapshot()).toEqual({ screen: { kind: "chat" }, editor: { text: "", key: 0 }, showThinking: false });
+		app.submit("/tree");
+		const tree = await until(app, (s) => s.screen.kind === "tree");
+		expect(tree.screen).toMatchObject({ kind: "tree", selectedId: undefined });
+		app.showChat();
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		app.toggleThinking();
+		expect(app.getSnapshot().showThinking).toBe(true);
+	});
+
+	it("a prompt goes to the agent and its answer reaches the chat", async () => {
+		faux.setResponses([fauxAssistantMessage("hello from the model")]);
+		app.submit("hi there");
+		await until(chat, (s) =>
+			s.items.some((item) => item.kind === "message" && JSON.stringify(item).includes("hello from the model")),
+		);
+		expect(session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+	});
+
+	it("Ctrl+C clears a non-empty editor, warns on an empty one, and quits when pressed twice within a second", () => {
+		const exits: number[] = [];
+		app.onExit(() => exits.push(clock));
+		app.interrupt(false);
+		expect(app.getSnapshot().editor).toEqual({ text: "", key: 1 });
+		clock += 2000;
+		app.interrupt(true);
+		expect(chat.getSnapshot().items.some((item) => item.kind === "notice" && item.text === QUIT_HINT)).toBe(true);
+		expect(exits).toEqual([]);
+		clock += 500;
+		app.interrupt(true);
+		expect(exits).toEqual([clock]);
+	});
+
+	it("Escape cancels the running command through the command controller", async () => {
+		app.submit("/wait");
+		// A command starts at once: its signal is handed over before submit returns.
+		expect(aborted?.aborted).toBe(false);
+		app.escape();
+		expect(aborted?.aborted).toBe(true);
+		await until(chat, hasNotice("wait stopped"));
+	});
+
+	it("a confirm step shows its title; no says the command's cancel notice (or Cancelled), yes runs the action", async () => {
+		app.submit("/ask");
+		const asked = await until(app, (s) => s.screen.kind === "confirm");
+		expect(asked.screen).toEqual({ kind: "confirm", title: "Do the thing?", details: ["detail"] });
+		app.cancelConfirm();
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		await until(chat, hasNotice(CONFIRM_CANCELLED));
+
+		app.submit("/ask-named");
+		await until(app, (s) => s.screen.kind === "confirm");
+		app.cancelConfirm();
+		await until(chat, hasNotice("Thing cancelled"));
+
+		app.submit("/ask");
+		await until(app, (s) => s.screen.kind === "confirm");
+		app.confirm();
+		await until(chat, hasNotice("the thing is done"));
+	});
+
+	it("picking a session open in another xcsh shows the locked choice; cancel returns to the chat", async () => {
+		const other = await SessionManager.create(temp.root);
+		other.appendMessage(userMessage("held elsewhere"));
+		other.appendMessage(assistantMessage("yes"));
+		await other.close();
+		holder = await holdSession(other.getSessionFile()!, temp.agentDir);
+		await app.pickSession(other.getSessionFile()!);
+		const locked = app.getSnapshot().screen;
+		expect(locked).toMatchObject({ kind: "locked", path: other.getSessionFile() });
+		expect(locked.kind === "locked" && locked.message).toContain("open in another xcsh");
+		await app.chooseLocked("cancel");
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		await until(chat, hasNotice(RESUME_CANCELLED));
+
+		await app.pickSession(other.getSessionFile()!);
+		await app.chooseLocked("read-only");
+		expect(session.sessionManager.getSessionFile()).toBe(other.getSessionFile());
+		expect(session.sessionManager.isReadOnly()).toBe(true);
+		expect(cleared).toBeGreaterThan(0);
+	});
+
+	it("navigating the tree moves the leaf and puts a user message's text in the editor; labels go through the session", async () => {
+		const manager = session.sessionManager;
+		const first = manager.appendMessage(userMessage("first question"));
+		manager.appendMessage(assistantMessage("first answer"));
+		manager.appendMessage(userMessage("second question"));
+		app.openScreen("tree");
+		const before = app.getSnapshot().screen;
+		app.setLabel(first, "start");
+		const after: AppSnapshot = app.getSnapshot();
+		expect(after.screen.kind === "tree" && before.kind === "tree" && after.screen.key).toBeGreaterThan(
+			before.kind === "tree" ? before.key : 0,
+		);
+		expect(manager.getLabel(first)).toBe("start");
+
+		await app.navigateTree(first, {});
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		expect(app.getSnapshot().editor.text).toBe("first question");
+		expect(manager.getLeafId()).toBeNull();
+	});
+
+	it("start opens the picker for xcsh --resume once, however often it is called", () => {
+		app.start({ initialScreen: "resume" });
+		expect(app.getSnapshot().screen).toEqual({ kind: "resume" });
+		app.showChat();
+		app.start({ initialScreen: "resume" });
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+	});
+});
