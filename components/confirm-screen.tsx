@@ -1,9 +1,13 @@
 import { Box, Text, useInput } from "ink";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import stringWidth from "string-width";
 import { matchKey } from "../controllers/keymap.js";
 import { safeLine, safeText } from "../source/render/safe-text.js";
+import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
+import { listWindow, moreMarker } from "./list-window.js";
 import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of ConfirmScreen. */
 export interface ConfirmScreenProps {
@@ -13,9 +17,33 @@ export interface ConfirmScreenProps {
 	readonly onCancel: () => void;
 }
 
+/** Where each part of the dialog goes on a terminal of `columns`×`rows` (the app keeps the last row free). */
+function confirmLayout(title: string, detailCount: number, showDetails: boolean, columns: number, rows: number) {
+	const inner = Math.max(1, rows - 1 - DIALOG_FRAME_ROWS);
+	const width = Math.max(1, columns - DIALOG_FRAME_COLUMNS);
+	// The footer always shows; with the details open the title gets at most a third of the box.
+	const titleRoom = showDetails ? Math.max(1, Math.floor(inner / 3)) : Math.max(1, inner - 1);
+	const titleLines = fitLines(title, width, titleRoom);
+	const detailRows = showDetails ? Math.max(1, inner - 1 - titleLines.length - 2) : 0;
+	return { titleLines, detailRows, maxStart: Math.max(0, detailCount - detailRows) };
+}
+
+/** The key hints, in their short form when the long one does not fit `width`. */
+function footer(showDetails: boolean, width: number): string {
+	const long = showDetails
+		? "Enter/y share · v hide what is redacted · ↑↓ scroll · Esc/n cancel"
+		: "Enter/y share · v view what is redacted · Esc/n cancel";
+	if (stringWidth(long) <= width) return long;
+	return showDetails ? "y share · v hide · ↑↓ · Esc/n cancel" : "y share · v details · Esc/n cancel";
+}
+
 /** Asks before an action leaves the machine: Enter / y confirms, v shows what was found, Esc / n cancels. */
 export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmScreenProps) {
+	const { columns, rows } = useTerminalSize();
 	const [showDetails, setShowDetails] = useState(false);
+	const [start, setStart] = useState(0);
+	// The last scroll position depends on the layout: read through a ref so the handler stays stable.
+	const maxStart = useRef(0);
 	useInput(
 		useCallback(
 			(input, key) => {
@@ -23,18 +51,41 @@ export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmSc
 				if (action === "submit" || input === "y") onConfirm();
 				else if (action === "cancel" || input === "n") onCancel();
 				else if (input === "v") setShowDetails((v) => !v);
+				else if (action === "up") setStart((s) => Math.max(0, s - 1));
+				else if (action === "down") setStart((s) => Math.min(maxStart.current, s + 1));
 			},
 			[onConfirm, onCancel],
 		),
 	);
 	const ready = useInputReady();
 	if (!ready) return <StaticAnchor />;
+	const layout = confirmLayout(safeText(title), details.length, showDetails, columns, rows);
+	maxStart.current = layout.maxStart;
+	const shown = listWindow(Math.min(start, layout.maxStart), details.length, layout.detailRows);
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={columns}>
 			<StaticAnchor />
-			<Text color="yellow">{safeText(title)}</Text>
-			{showDetails ? details.map((line) => <Text key={line}>{safeLine(line)}</Text>) : null}
-			<Text dimColor>Enter/y share · v {showDetails ? "hide" : "view"} what is redacted · Esc/n cancel</Text>
+			{layout.titleLines.map((line, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the wrapped lines of one title never reorder
+				<Text key={i} color="yellow" wrap="truncate-end">
+					{line}
+				</Text>
+			))}
+			{showDetails ? (
+				<>
+					<Text dimColor>{moreMarker("above", shown.above)}</Text>
+					{details.slice(shown.start, shown.end).map((line, i) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: two findings can read the same
+						<Text key={i} wrap="truncate-end">
+							{safeLine(line)}
+						</Text>
+					))}
+					<Text dimColor>{moreMarker("below", shown.below)}</Text>
+				</>
+			) : null}
+			<Text dimColor wrap="truncate-end">
+				{footer(showDetails, columns - DIALOG_FRAME_COLUMNS)}
+			</Text>
 		</Box>
 	);
 }

@@ -4,8 +4,10 @@ import { useCallback, useRef, useState } from "react";
 import type { LockedChoice } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import { safeText } from "../source/render/safe-text.js";
+import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
 import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
+import { useTerminalSize } from "./use-terminal-size.js";
 
 export type { LockedChoice };
 
@@ -23,6 +25,7 @@ const ITEMS: { key: string; label: string; value: LockedChoice }[] = [
 
 /** The offer made when the chosen session is open in another xcsh: ↑/↓ + Enter, or f / r / c. */
 export function LockedSessionChoice({ message, onChoose }: LockedSessionChoiceProps) {
+	const { columns, rows } = useTerminalSize();
 	const [selected, setSelected] = useState(0);
 	// Read through a ref: an Enter right after an arrow must see the new selection.
 	const current = useRef(0);
@@ -48,12 +51,20 @@ export function LockedSessionChoice({ message, onChoose }: LockedSessionChoicePr
 	);
 	const ready = useInputReady();
 	if (!ready) return <StaticAnchor />;
+	// The choices always show; the message gets the rows left inside the border (the app keeps the last row free).
+	const messageRows = rows - 1 - DIALOG_FRAME_ROWS - ITEMS.length;
+	const lines = fitLines(safeText(message), columns - DIALOG_FRAME_COLUMNS, messageRows);
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={columns}>
 			<StaticAnchor />
-			<Text color="yellow">{safeText(message)}</Text>
+			{lines.map((line, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the wrapped lines of one message never reorder
+				<Text key={i} color="yellow" wrap="truncate-end">
+					{line}
+				</Text>
+			))}
 			{ITEMS.map((item, i) => (
-				<Text key={item.value} {...(i === selected ? { color: "cyan" } : {})}>
+				<Text key={item.value} wrap="truncate-end" {...(i === selected ? { color: "cyan" } : {})}>
 					{i === selected ? "❯ " : "  "}
 					{item.label} <Text dimColor>({item.key})</Text>
 				</Text>

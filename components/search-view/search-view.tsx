@@ -6,6 +6,7 @@ import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { IndexedRole, SearchHit } from "../../source/index/session-index.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
+import { moreMarker } from "../list-window.js";
 import { StaticAnchor } from "../static-anchor.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
 import { hitKey, useSearchViewState } from "./use-search-view-state.js";
@@ -176,11 +177,11 @@ export function SearchView(props: SearchViewProps) {
 			</Text>
 			<QueryLine text={query} col={state.buffer.col} />
 			{statusLine(props)}
-			<Text dimColor>{hiddenAbove > 0 ? `▲ ${hiddenAbove} more` : " "}</Text>
+			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
 			<Box flexDirection="column" height={rows * HIT_LINES}>
 				{body}
 			</Box>
-			<Text dimColor>{hiddenBelow > 0 ? `▼ ${hiddenBelow} more` : " "}</Text>
+			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
 			<Text dimColor wrap="truncate-end">
 				↑↓ PgUp/PgDn move · Enter open · Tab scope · role:user since:7d until:2026-11-01 filter · Esc back
 			</Text>

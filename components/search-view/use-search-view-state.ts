@@ -15,6 +15,7 @@ import {
 	wordLeft,
 	wordRight,
 } from "../editor/editor-buffer.js";
+import { listWindow, windowStartFor } from "../list-window.js";
 
 /** Everything the search screen shows besides the controller's results: the query line and the window. */
 export interface SearchViewState {
@@ -69,12 +70,6 @@ const EDITS: Readonly<Record<QueryEdit, (buffer: EditorBuffer) => EditorBuffer>>
 /** What a hit is called in the list: its session and entry (the same entry can match only once). */
 export function hitKey(hit: SearchHit): string {
 	return `${hit.sessionPath}\0${hit.entryId ?? ""}\0${hit.timestamp}`;
-}
-
-/** The first visible index for a window of `rows` centred on `selected` and kept inside the list. */
-function windowStartFor(selected: number, count: number, rows: number): number {
-	if (count <= rows) return 0;
-	return Math.max(0, Math.min(selected - Math.floor(rows / 2), count - rows));
 }
 
 function select(state: SearchViewState, index: number): SearchViewState {
@@ -162,15 +157,15 @@ export function useSearchViewState(
 	if (state.hits !== hits || state.hitsQuery !== hitsQuery || state.rows !== wantedRows)
 		dispatch({ type: "sync", hits, query: hitsQuery, rows });
 	return useMemo(() => {
-		const end = Math.min(state.hits.length, state.windowStart + state.rows);
+		const window = listWindow(state.windowStart, state.hits.length, state.rows);
 		return {
 			state,
 			dispatch,
 			query: getText(state.buffer),
 			selectedHit: state.hits[state.selected],
-			visibleHits: state.hits.slice(state.windowStart, end),
-			hiddenAbove: state.windowStart,
-			hiddenBelow: state.hits.length - end,
+			visibleHits: state.hits.slice(window.start, window.end),
+			hiddenAbove: window.above,
+			hiddenBelow: window.below,
 		};
 	}, [state]);
 }

@@ -4,6 +4,7 @@ import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
+import { moreMarker } from "../list-window.js";
 import { StaticAnchor } from "../static-anchor.js";
 import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
@@ -30,6 +31,8 @@ const CHROME_LINES = 6;
 const PREFIX_WIDTH = 4;
 const TIME_WIDTH = 10;
 const COUNT_WIDTH = 8;
+/** The name gets at least this much before the metadata is dropped. */
+const MIN_LABEL_WIDTH = 24;
 
 /** `…tail` of a string in `width` characters: the end of a path says the most. */
 function clipStart(text: string, width: number): string {
@@ -62,10 +65,18 @@ function SessionRow({ session, selected, current, showCwd, width, mode, now }: R
 			</Text>
 		);
 	}
-	const meta = `${formatRelativeTime(session.modified, now).padStart(TIME_WIDTH)}${`${session.messageCount} msg`.padStart(COUNT_WIDTH)}`;
+	const time = formatRelativeTime(session.modified, now).padStart(TIME_WIDTH);
+	const count = `${session.messageCount} msg`.padStart(COUNT_WIDTH);
+	// On a narrow terminal the name matters most: the count goes first, then the time, then the project.
+	const roomFor = (extra: number) => width - PREFIX_WIDTH - extra - 2 >= MIN_LABEL_WIDTH;
 	const safeCwd = showCwd ? safeLine(session.cwd) : "";
 	const cwdWidth = showCwd ? Math.min(safeCwd.length, Math.max(10, Math.floor(width / 4))) : 0;
-	const cwd = showCwd ? `  ${clipStart(safeCwd, cwdWidth)}` : "";
+	const cwd = showCwd && roomFor(cwdWidth + 2) ? `  ${clipStart(safeCwd, cwdWidth)}` : "";
+	const meta = roomFor(cwd.length + time.length + count.length)
+		? time + count
+		: roomFor(cwd.length + time.length)
+			? time
+			: "";
 	const labelWidth = Math.max(4, width - PREFIX_WIDTH - meta.length - cwd.length - 2);
 	const label = clip(oneLine(sessionLabel(session)), labelWidth).padEnd(labelWidth);
 	return (
@@ -175,11 +186,11 @@ export function SessionSelector(props: SessionSelectorProps) {
 				<Text dimColor>Filter: </Text>
 				{state.filter.length > 0 ? <Text>{state.filter}</Text> : <Text dimColor>type to search</Text>}
 			</Text>
-			<Text dimColor>{hiddenAbove > 0 ? `▲ ${hiddenAbove} more` : " "}</Text>
+			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
 			<Box flexDirection="column" height={rows}>
 				{body}
 			</Box>
-			<Text dimColor>{hiddenBelow > 0 ? `▼ ${hiddenBelow} more` : " "}</Text>
+			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
 			<StatusLine mode={state.mode} error={error} notice={notice} />
 			<Text dimColor wrap="truncate">
 				{clip(footerFor(state.mode), width)}

@@ -1,5 +1,6 @@
 import { type Dispatch, useMemo, useReducer } from "react";
 import type { SessionInfo } from "../../source/session/types.js";
+import { listWindow, windowStartFor } from "../list-window.js";
 import { fuzzyFilterSessions } from "./fuzzy.js";
 
 /** What the picker is doing: browsing, asking y/n before a delete, or editing a name. */
@@ -45,13 +46,6 @@ const BROWSE: SessionSelectorMode = { kind: "browse" };
 /** What a row shows for a session: its name, else its first message, else its id. */
 export function sessionLabel(session: SessionInfo): string {
 	return session.title || session.firstMessage || session.id;
-}
-
-/** The first visible index for a window of `rows` centred on `selected` and kept inside the list. */
-export function windowStartFor(selected: number, count: number, rows: number): number {
-	if (count <= rows) return 0;
-	const centred = selected - Math.floor(rows / 2);
-	return Math.max(0, Math.min(centred, count - rows));
 }
 
 function clamp(index: number, count: number): number {
@@ -157,14 +151,14 @@ export function useSessionSelectorState(sessions: readonly SessionInfo[], rows: 
 	// Syncing during render (not in an effect) means a reloaded list never shows one stale frame.
 	if (state.sessions !== sessions || state.rows !== wantedRows) dispatch({ type: "sync", sessions, rows });
 	return useMemo(() => {
-		const end = Math.min(state.matches.length, state.windowStart + state.rows);
+		const window = listWindow(state.windowStart, state.matches.length, state.rows);
 		return {
 			state,
 			dispatch,
 			selectedSession: state.matches[state.selected],
-			visibleSessions: state.matches.slice(state.windowStart, end),
-			hiddenAbove: state.windowStart,
-			hiddenBelow: state.matches.length - end,
+			visibleSessions: state.matches.slice(window.start, window.end),
+			hiddenAbove: window.above,
+			hiddenBelow: window.below,
 		};
 	}, [state]);
 }

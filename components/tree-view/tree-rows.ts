@@ -7,9 +7,9 @@ export { nextFilter, summarizeEntry, TREE_FILTERS } from "./entry-summary.js";
 /** One display row of the session tree. */
 export interface TreeRow {
 	readonly id: string;
-	/** Branch levels above the row (a linear chain stays at one depth). */
+	/** Side branches the row hangs off (the active path and any linear chain stay at one depth). */
 	readonly depth: number;
-	/** Graph connectors before the text: "├─ ", "└─ ", "│  ", "   ". */
+	/** Graph connectors before the text, git-log style: "├─ " starts a side branch, "│  " is a line passing by. */
 	readonly prefix: string;
 	readonly text: string;
 	readonly kind: TreeRowKind;
@@ -17,6 +17,11 @@ export interface TreeRow {
 	readonly onActivePath: boolean;
 	/** The current leaf itself. */
 	readonly isLeaf: boolean;
+	/**
+	 * Marks where you are when the leaf is not shown (a label entry, which `l` appends at the leaf, or
+	 * one a filter or search hides): its nearest shown ancestor, unless a fold already hides the leaf.
+	 */
+	readonly standsForLeaf: boolean;
 	readonly label?: string;
 	readonly hasChildren: boolean;
 	/** Visible children; more than one makes the row a branch point. */
@@ -77,8 +82,8 @@ function matches(summary: EntrySummary, label: string | undefined, needle: strin
 
 /**
  * Flattens the tree into display rows, depth-first and without recursion (a 100k-deep session is
- * one loop). Like a git graph, only a node with several visible children indents them; hidden
- * entries (filter or search) pass their children up to the nearest visible ancestor.
+ * one loop). Like `git log --graph`, the active path runs down column 0 and side branches hang off
+ * it; hidden entries (filter or search) pass their children up to the nearest visible ancestor.
  */
 export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenOptions): TreeRow[] {
 	const filter = options.filter ?? "default";
@@ -141,18 +146,28 @@ export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenO
 		stackPrefix.push(prefix);
 		stackGutter.push(gutter);
 	};
+	// Git-log style: the child that carries the line on (the one on the active path, else the newest)
+	// stays in its parent's column after the others, which hang off it one step right. So the active
+	// path is column 0 however many side branches leave it, and only a branch of a branch indents twice.
 	const pushChildren = (count: number, gutter: string, depth: number): void => {
-		if (count === 1) {
-			push(0, depth, gutter, gutter);
-			return;
+		if (count === 0) return;
+		let main = count - 1;
+		for (let i = 0; i < count; i++) {
+			if (path[kidLevels[i]!] === kidNodes[i]) {
+				main = i;
+				break;
+			}
 		}
+		// A stack: the line's continuation is pushed first so that it is drawn after its side branches.
+		push(main, depth, gutter, gutter);
 		for (let i = count - 1; i >= 0; i--) {
-			const last = i === count - 1;
-			push(i, depth + 1, gutter + (last ? "└─ " : "├─ "), gutter + (last ? "   " : "│  "));
+			if (i !== main) push(i, depth + 1, `${gutter}├─ `, `${gutter}│  `);
 		}
 	};
 
 	const rows: TreeRow[] = [];
+	let leafShown = false;
+	let lastOnPath: { standsForLeaf: boolean; readonly folded: boolean } | undefined;
 	pushChildren(collect(roots, 0), "", 0);
 	while (stackNode.length > 0) {
 		const node = stackNode.pop()!;
@@ -172,14 +187,19 @@ export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenO
 			kind: summary.kind,
 			onActivePath: path[level] === node,
 			isLeaf: id === options.leafId,
+			standsForLeaf: false,
 			hasChildren: childCount > 0,
 			childCount,
 			folded: isFolded,
 		};
 		if (node.label !== undefined) row.label = node.label;
+		if (row.isLeaf) leafShown = true;
+		// The path's rows come root first, so the last one seen is the deepest shown.
+		if (row.onActivePath) lastOnPath = row;
 		rows.push(row);
 		if (!isFolded) pushChildren(childCount, gutter, depth);
 	}
+	if (!leafShown && lastOnPath && !lastOnPath.folded) lastOnPath.standsForLeaf = true;
 	return rows;
 }
 

@@ -1,5 +1,6 @@
 import type { KeyAction } from "../../controllers/keymap.js";
 import type { SessionTreeNode } from "../../source/session/types.js";
+import { windowStartFor } from "../list-window.js";
 import { nextFilter, type TreeFilter } from "./entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
 
@@ -65,10 +66,7 @@ export function windowHeight(height: number): number {
 function withWindow(state: TreeViewState): TreeViewState {
 	const last = state.rows.length - 1;
 	const selected = Math.min(Math.max(state.selected, 0), Math.max(last, 0));
-	const windowStart = Math.min(
-		Math.max(selected - Math.floor(state.height / 2), 0),
-		Math.max(state.rows.length - state.height, 0),
-	);
+	const windowStart = windowStartFor(selected, state.rows.length, state.height);
 	return selected === state.selected && windowStart === state.windowStart ? state : { ...state, selected, windowStart };
 }
 

@@ -2,7 +2,9 @@ import { Box, Text } from "ink";
 import { memo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionTreeNode } from "../../source/session/types.js";
+import { moreMarker } from "../list-window.js";
 import { StaticAnchor } from "../static-anchor.js";
+import { footerLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
 import { useTreeViewInput } from "./use-tree-view-input.js";
@@ -12,7 +14,7 @@ import { useTreeViewState } from "./use-tree-view-state.js";
 export interface TreeViewProps {
 	readonly tree: SessionTreeNode[];
 	readonly leafId: string | null;
-	/** Tree rows shown at once; the title, markers, prompts and footer come on top. */
+	/** Lines the view may use: title, markers, prompts and footer included; the rows get the rest. */
 	readonly height: number;
 	readonly width: number;
 	readonly isActive: boolean;
@@ -38,44 +40,23 @@ interface RowLineProps {
 /** One tree row: cursor, connectors, fold and path markers, text, label. */
 const RowLine = memo(function RowLine({ row, selected, width }: RowLineProps) {
 	const fold = row.folded ? "▸ " : row.childCount > 1 ? "▾ " : "";
-	const marker = row.isLeaf ? "● " : row.onActivePath ? "• " : "";
+	const here = row.isLeaf || row.standsForLeaf;
+	const marker = here ? "● " : row.onActivePath ? "• " : "";
 	return (
 		<Text wrap="truncate-end">
 			<Text color={selected ? "cyan" : undefined}>{selected ? "❯ " : "  "}</Text>
 			<Text dimColor>{clipPrefix(row.prefix, width)}</Text>
 			{fold}
-			<Text color="green" bold={row.isLeaf}>
+			<Text color="green" bold={here}>
 				{marker}
 			</Text>
-			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={row.isLeaf}>
+			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={here}>
 				{safeLine(row.text)}
 			</Text>
 			{row.label === undefined ? null : <Text color="yellow"> [{safeLine(row.label)}]</Text>}
 		</Text>
 	);
 });
-
-function footerLines(state: TreeViewState): readonly string[] {
-	switch (state.mode) {
-		case "browse":
-			return [
-				"↑↓ move · PgUp/PgDn page · Home/End · ←→ fold · Enter go to entry",
-				state.search === ""
-					? "Tab filter · type to search · l label · Esc close"
-					: "Tab filter · Backspace edit search · Esc clear search",
-			];
-		case "summary-choice":
-			return ["↑↓ choose · Enter confirm · Esc back"];
-		case "instructions":
-			return ["Enter summarize · Esc back"];
-		case "label":
-			return ["Enter save · empty text clears the label · Esc cancel"];
-		default: {
-			const unknown: never = state.mode;
-			return [unknown];
-		}
-	}
-}
 
 /** The prompt under the rows for the summary choice and the text fields. */
 function ModePrompt({ state }: { readonly state: TreeViewState }) {
@@ -85,9 +66,11 @@ function ModePrompt({ state }: { readonly state: TreeViewState }) {
 		case "summary-choice":
 			return (
 				<Box flexDirection="column">
-					<Text bold>Leaving the current branch. Summarize it?</Text>
+					<Text bold wrap="truncate-end">
+						Leaving the current branch. Summarize it?
+					</Text>
 					{SUMMARY_CHOICES.map((choice, index) => (
-						<Text key={choice} color={index === state.choice ? "cyan" : undefined}>
+						<Text key={choice} color={index === state.choice ? "cyan" : undefined} wrap="truncate-end">
 							{index === state.choice ? "❯ " : "  "}
 							{choice}
 						</Text>
@@ -138,15 +121,19 @@ export function TreeView(props: TreeViewProps) {
 			</Text>
 			{search === "" ? null : (
 				<Text wrap="truncate-end">
-					Search: <Text color="cyan">{search}</Text> ({rows.length} {rows.length === 1 ? "match" : "matches"})
+					Search: <Text color="cyan">{safeLine(search)}</Text> ({rows.length} {rows.length === 1 ? "match" : "matches"})
 				</Text>
 			)}
-			<Text dimColor>{hiddenAbove > 0 ? `▲ ${hiddenAbove} above` : " "}</Text>
-			{rows.length === 0 ? <Text dimColor>{empty}</Text> : null}
+			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
+			{rows.length === 0 ? (
+				<Text dimColor wrap="truncate-end">
+					{empty}
+				</Text>
+			) : null}
 			{visibleRows.map((row, index) => (
 				<RowLine key={row.id} row={row} selected={windowStart + index === selected} width={width} />
 			))}
-			<Text dimColor>{hiddenBelow > 0 ? `▼ ${hiddenBelow} below` : " "}</Text>
+			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
 			<ModePrompt state={state} />
 			{footerLines(state).map((line) => (
 				<Text key={line} dimColor wrap="truncate-end">

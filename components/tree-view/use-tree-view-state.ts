@@ -1,5 +1,7 @@
 import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
 import type { SessionTreeNode } from "../../source/session/types.js";
+import { listWindow } from "../list-window.js";
+import { treeChromeLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import {
 	initTreeViewState,
@@ -22,7 +24,7 @@ export interface TreeViewCallbacks {
 export interface TreeViewStateOptions extends TreeViewCallbacks {
 	readonly tree: readonly SessionTreeNode[];
 	readonly leafId: string | null;
-	/** Rows in the window. */
+	/** Lines the whole view may use; the rows get what the title, markers, prompt and footer leave. */
 	readonly height: number;
 	/** The entry the selection starts on (read when the view opens); default the leaf. */
 	readonly initialSelectedId?: string | undefined;
@@ -42,13 +44,20 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 	const { tree, leafId, height, initialSelectedId, onNavigate, onLabel, onCancel } = options;
 	const [state, dispatch] = useReducer(
 		treeViewReducer,
-		{ tree, leafId, height, selectedId: initialSelectedId },
+		{
+			tree,
+			leafId,
+			height: windowHeight(height - treeChromeLines({ mode: "browse", search: "" })),
+			selectedId: initialSelectedId,
+		},
 		initTreeViewState,
 	);
+	// The rows get what the chrome leaves, and the chrome changes with the mode and the search line.
+	const rowCount = windowHeight(height - treeChromeLines(state));
 	// New props are folded in during render (React's "derive state from props" update), so the first
 	// frame after a change already shows the new rows.
-	if (state.tree !== tree || state.leafId !== leafId || state.height !== windowHeight(height)) {
-		dispatch({ type: "sync", tree, leafId, height });
+	if (state.tree !== tree || state.leafId !== leafId || state.height !== rowCount) {
+		dispatch({ type: "sync", tree, leafId, height: rowCount });
 	}
 
 	// Outcomes are fresh objects; remembering the last one reported keeps a re-render with new
@@ -76,15 +85,7 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 	}, [outcome, onNavigate, onLabel, onCancel]);
 
 	const { rows, windowStart } = state;
-	const visibleRows = useMemo(
-		() => rows.slice(windowStart, windowStart + state.height),
-		[rows, windowStart, state.height],
-	);
-	return {
-		state,
-		dispatch,
-		visibleRows,
-		hiddenAbove: windowStart,
-		hiddenBelow: Math.max(0, rows.length - windowStart - visibleRows.length),
-	};
+	const window = listWindow(windowStart, rows.length, state.height);
+	const visibleRows = useMemo(() => rows.slice(window.start, window.end), [rows, window.start, window.end]);
+	return { state, dispatch, visibleRows, hiddenAbove: window.above, hiddenBelow: window.below };
 }

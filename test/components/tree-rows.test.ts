@@ -36,7 +36,7 @@ function branchedSession() {
 }
 
 describe("flattenTree connectors", () => {
-	it("indents only at branch points, like a git graph", () => {
+	it("runs the active path down column 0 with side branches hanging off it, like git log --graph", () => {
 		const { sm } = branchedSession();
 		const rows = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
 		expect(lines(rows)).toEqual([
@@ -45,11 +45,11 @@ describe("flattenTree connectors", () => {
 			"├─ user: first question",
 			"│  assistant: first answer",
 			"│  ├─ user: deeper one",
-			"│  └─ user: deeper two",
-			"└─ user: second question",
-			"   assistant: second answer",
+			"│  user: deeper two",
+			"user: second question",
+			"assistant: second answer",
 		]);
-		expect(rows.map((row) => row.depth)).toEqual([0, 0, 1, 1, 2, 2, 1, 1]);
+		expect(rows.map((row) => row.depth)).toEqual([0, 0, 1, 1, 2, 1, 0, 0]);
 		expect(rows.map((row) => row.childCount)).toEqual([1, 2, 1, 2, 0, 0, 1, 0]);
 		expect(rows.map((row) => row.hasChildren)).toEqual([true, true, true, true, false, false, true, false]);
 	});
@@ -79,6 +79,10 @@ describe("flattenTree connectors", () => {
 		const rows = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
 		expect(rows.some((row) => row.isLeaf)).toBe(false);
 		expect(rows[initialRowIndex(rows)]?.id).toBe(ids.a3);
+		// "You are here" moves to the deepest shown entry of the path; a fold over the leaf shows it with ▸ instead.
+		expect(rows.filter((row) => row.standsForLeaf).map((row) => row.id)).toEqual([ids.a3]);
+		const folded = flattenTree(sm.getTree(), { leafId: sm.getLeafId(), folded: new Set([ids.a1]) });
+		expect(folded.some((row) => row.standsForLeaf)).toBe(false);
 	});
 });
 
@@ -173,7 +177,7 @@ describe("flattenTree filters", () => {
 			"├─ user: x",
 			"├─ user: y",
 			"├─ user: z",
-			"└─ user: w",
+			"user: w",
 		]);
 		expect(lines(flattenTree(tree, { leafId: sm.getLeafId(), filter: "all" }))).toEqual([
 			"[session init] tools:",
@@ -182,8 +186,8 @@ describe("flattenTree filters", () => {
 			"├─ user: x",
 			"├─ [thinking] low",
 			"│  ├─ user: y",
-			"│  └─ user: z",
-			"└─ user: w",
+			"│  user: z",
+			"user: w",
 		]);
 	});
 });
@@ -200,7 +204,7 @@ describe("flattenTree search and folding", () => {
 		]);
 		expect(lines(flattenTree(tree, { leafId, search: "question" }))).toEqual([
 			"├─ user: first question",
-			"└─ user: second question",
+			"user: second question",
 		]);
 		expect(flattenTree(tree, { leafId, search: "milest" }).map((row) => row.id)).toEqual([ids.u2]);
 		expect(flattenTree(tree, { leafId, search: "nothing like this" })).toEqual([]);
@@ -217,8 +221,8 @@ describe("flattenTree search and folding", () => {
 			"user: hello",
 			"assistant: hi there",
 			"├─ user: first question",
-			"└─ user: second question",
-			"   assistant: second answer",
+			"user: second question",
+			"assistant: second answer",
 		]);
 		// A childless entry cannot be folded.
 		expect(flattenTree(tree, { leafId, folded: new Set([ids.a3]) }).at(-1)?.folded).toBe(false);
@@ -269,7 +273,8 @@ describe("flattenTree at scale", () => {
 		const rows = flattenTree([wide], { leafId: null });
 		expect(rows).toHaveLength(100_001);
 		expect(rows[1]?.prefix).toBe("├─ ");
-		expect(rows.at(-1)?.prefix).toBe("└─ ");
+		// With no leaf the newest child carries the line on.
+		expect(rows.at(-1)?.prefix).toBe("");
 
 		const comb = userNode("k0", null);
 		let tip = comb;
@@ -281,6 +286,11 @@ describe("flattenTree at scale", () => {
 		}
 		const combRows = flattenTree([comb], { leafId: tip.entry.id });
 		expect(combRows).toHaveLength(5000 + 4999);
-		expect(combRows.at(-1)).toMatchObject({ depth: 4999, isLeaf: true });
+		// 4,999 side branches leave the active path and it stays in column 0: no staircase.
+		expect(combRows.at(-1)).toMatchObject({ depth: 0, prefix: "", isLeaf: true });
+		const path = combRows.filter((row) => row.onActivePath);
+		expect(path).toHaveLength(5000);
+		expect(path.every((row) => row.prefix === "" && row.depth === 0)).toBe(true);
+		expect(combRows.filter((row) => !row.onActivePath).every((row) => row.prefix === "├─ ")).toBe(true);
 	});
 });

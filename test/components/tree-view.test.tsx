@@ -35,7 +35,7 @@ interface HarnessProps {
 }
 
 /** Owns a real session like the app does: a label is appended, and the new tree is passed down. */
-function Harness({ sm, height = 10, onNavigate, onLabel, onCancel }: HarnessProps) {
+function Harness({ sm, height = 15, onNavigate, onLabel, onCancel }: HarnessProps) {
 	const [snapshot, setSnapshot] = useState(() => ({ tree: sm.getTree(), leafId: sm.getLeafId() }));
 	const handleLabel = useCallback(
 		(entryId: string, label: string | undefined) => {
@@ -65,7 +65,7 @@ afterEach(() => {
 	unmount = undefined;
 });
 
-async function open(sm: SessionManager, height = 10) {
+async function open(sm: SessionManager, height = 15) {
 	const spies = { onNavigate: vi.fn(), onLabel: vi.fn(), onCancel: vi.fn() };
 	const instance = await renderAndWait(<Harness sm={sm} height={height} {...spies} />, (f) =>
 		f.includes("Session tree"),
@@ -94,8 +94,8 @@ describe("TreeView browsing", () => {
 			"  ▾ • assistant: hi there",
 			"  ├─ user: first question",
 			"  │  assistant: first answer",
-			"  └─ • user: second question",
-			"❯    ● assistant: second answer",
+			"  • user: second question",
+			"❯ ● assistant: second answer",
 			"",
 			BROWSE_KEYS,
 			BROWSE_KEYS_2,
@@ -135,16 +135,17 @@ describe("TreeView browsing", () => {
 			sm.appendMessage(userMessage(`question ${i}`));
 			sm.appendMessage(assistantMessage(`answer ${i}`));
 		}
-		const { instance } = await open(sm, 10);
+		// 10 rows and the five lines around them: title, ▲, ▼ and two of keys.
+		const { instance } = await open(sm, 15);
 		const rows = (frame: string) => frame.split("\n").filter((line) => /(user|assistant): /.test(line));
 		let frame = plain(instance.lastFrame());
-		expect(frame).toContain("▲ 40 above");
+		expect(frame).toContain("▲ 40 more");
 		expect(frame).not.toContain("▼");
 		expect(rows(frame)).toHaveLength(10);
-		frame = await pressAndWaitFor(instance, KEYS.home, (f) => f.includes("▼ 40 below"));
+		frame = await pressAndWaitFor(instance, KEYS.home, (f) => f.includes("▼ 40 more"));
 		expect(frame).not.toContain("▲");
-		frame = await pressAndWaitFor(instance, KEYS.pageDown, (f) => f.includes("▲ 5 above"));
-		expect(frame).toContain("▼ 35 below");
+		frame = await pressAndWaitFor(instance, KEYS.pageDown, (f) => f.includes("▲ 5 more"));
+		expect(frame).toContain("▼ 35 more");
 		expect(selected(frame)).toContain("user: question 5");
 		expect(rows(frame)).toHaveLength(10);
 	});
@@ -226,6 +227,24 @@ describe("TreeView labels, filters and search", () => {
 		expect(onLabel).toHaveBeenCalledTimes(2);
 	});
 
+	it("keeps the 'you are here' marker after a label (the label entry becomes the hidden leaf)", async () => {
+		const { sm } = branchedSession();
+		const { instance } = await open(sm);
+		await pressAndWaitFor(instance, KEYS.home, isSelected("user: hello"));
+		await pressAndWaitFor(instance, "l", (f) => f.includes("Label: █"));
+		await pressAndWaitFor(instance, "start", (f) => f.includes("Label: start█"));
+		const frame = await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes("user: hello [start]"));
+		expect(sm.getEntries().find((entry) => entry.id === sm.getLeafId())?.type).toBe("label");
+		expect(frame).toContain("● assistant: second answer");
+		// Under the "all" filter the label entry itself is shown, and it carries the marker.
+		await pressAndWaitFor(instance, KEYS.tab, (f) => f.includes("no-tools"));
+		await pressAndWaitFor(instance, KEYS.tab, (f) => f.includes("— user"));
+		await pressAndWaitFor(instance, KEYS.tab, (f) => f.includes("labeled"));
+		const all = await pressAndWaitFor(instance, KEYS.tab, (f) => f.includes("— all"));
+		expect(all.match(/●/g)).toHaveLength(1);
+		expect(all).not.toContain("● assistant: second answer");
+	});
+
 	it("Tab cycles the filters and the title names the filter", async () => {
 		const sm = SessionManager.inMemory("/p");
 		sm.appendModelChange("openai/gpt-4o");
@@ -290,12 +309,12 @@ describe("TreeView at scale", () => {
 			sm.appendMessage(userMessage(`q${i}`));
 			sm.appendMessage(assistantMessage(`a${i}`));
 		}
-		const { instance } = await open(sm, 20);
+		const { instance } = await open(sm, 25);
 		const frame = plain(instance.lastFrame());
-		expect(frame).toContain("▲ 99980 above");
+		expect(frame).toContain("▲ 99980 more");
 		expect(selected(frame)).toContain("● assistant: a49999");
 		expect(frame.split("\n").filter((line) => /(user|assistant): /.test(line))).toHaveLength(20);
 		await pressAndWaitFor(instance, KEYS.up, isSelected("user: q49999"));
-		await pressAndWaitFor(instance, KEYS.home, (f) => isSelected("user: q0")(f) && f.includes("▼ 99980 below"));
+		await pressAndWaitFor(instance, KEYS.home, (f) => isSelected("user: q0")(f) && f.includes("▼ 99980 more"));
 	});
 });

@@ -26,12 +26,12 @@ body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;backgrou
 .tree-count{font-size:11px;color:var(--muted)}
 .tree-scroll{flex:1;overflow:auto;position:relative;outline:none}
 .tree-spacer{position:relative}
-.tree-row{position:absolute;left:0;right:0;height:22px;line-height:22px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px;cursor:pointer;padding-right:6px}
+.tree-row{position:absolute;left:0;right:0;height:22px;line-height:22px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px;cursor:pointer;padding:0 6px}
 .tree-row:hover,.tree-row.in-path{background:var(--path)}
 .tree-row.selected{background:var(--sel);font-weight:600}
 .tree-row .marker{color:var(--muted);margin-right:4px;font-size:10px}
 .tree-row.active-path .marker{color:var(--accent)}
-.tree-row .connector{color:var(--muted);margin-right:4px;font-family:ui-monospace,monospace}
+.tree-row .connector{color:var(--muted);font-family:ui-monospace,monospace;white-space:pre}
 .tree-row .label,.label-badge{background:var(--label);color:#fff;border-radius:4px;padding:0 4px;margin-right:4px;font-size:11px}
 .kind-user .preview{color:var(--accent)}
 .kind-tool .preview,.kind-meta .preview{color:var(--muted)}

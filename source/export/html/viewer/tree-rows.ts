@@ -7,10 +7,10 @@ import type { SessionIndex } from "./session-index.js";
 /** One row of the flattened tree. */
 export interface TreeRow {
 	readonly entry: ViewEntry;
-	/** Nesting level: it grows only where a branch leaves, so a long linear session stays flat. */
+	/** Side branches the row hangs off: the active path stays at 0 however many branches leave it. */
 	readonly indent: number;
-	/** The first entry of a side branch (drawn with a connector). */
-	readonly branchStart: boolean;
+	/** Graph drawn before the row, git-log style: "├─ " starts a side branch, "│  " is a line passing by. */
+	readonly graph: string;
 	/** On the path root → the file's leaf. */
 	readonly active: boolean;
 }
@@ -18,33 +18,36 @@ export interface TreeRow {
 interface Pending {
 	entry: ViewEntry;
 	indent: number;
-	branchStart: boolean;
+	graph: string;
+	/** What the rows under this one draw for the lines passing by on their left. */
+	gutter: string;
 }
 
 /**
  * Flattens the whole tree without recursion (a 100k-deep linear session must not overflow the
  * stack). At a branch point the child on the active path (else the newest) continues at the same
- * level after the other children, which are indented one level, so the active path reads as a
- * straight line. Entries caught in a parent cycle are listed as extra roots so none is lost.
+ * column after the other children, which hang off it one step right (`git log --graph` style), so
+ * the active path reads as a straight line. Entries caught in a parent cycle are listed as extra roots so none is lost.
  */
 export function flattenTree(index: SessionIndex): TreeRow[] {
 	const rows: TreeRow[] = [];
 	const emitted = new Set<string>();
 	const stack: Pending[] = [];
 	const walk = (starts: readonly ViewEntry[]): void => {
-		for (let i = starts.length - 1; i >= 0; i--) stack.push({ entry: starts[i]!, indent: 0, branchStart: false });
+		for (let i = starts.length - 1; i >= 0; i--) stack.push({ entry: starts[i]!, indent: 0, graph: "", gutter: "" });
 		while (stack.length > 0) {
-			const { entry, indent, branchStart } = stack.pop()!;
+			const { entry, indent, graph, gutter } = stack.pop()!;
 			if (emitted.has(entry.id)) continue;
 			emitted.add(entry.id);
-			rows.push({ entry, indent, branchStart, active: index.isActive(entry.id) });
+			rows.push({ entry, indent, graph, active: index.isActive(entry.id) });
 			const children = index.childrenOf(entry.id).filter((child) => !emitted.has(child.id));
 			if (children.length === 0) continue;
 			const next = children.find((child) => index.isActive(child.id)) ?? children[children.length - 1]!;
-			stack.push({ entry: next, indent, branchStart: false });
+			stack.push({ entry: next, indent, graph: gutter, gutter });
 			for (let i = children.length - 1; i >= 0; i--) {
 				const child = children[i]!;
-				if (child !== next) stack.push({ entry: child, indent: indent + 1, branchStart: true });
+				if (child !== next)
+					stack.push({ entry: child, indent: indent + 1, graph: `${gutter}├─ `, gutter: `${gutter}│  ` });
 			}
 		}
 	};

@@ -20,7 +20,13 @@ export interface TreeView {
 /** Fixed row height: the list is virtualised, only rows near the viewport exist in the DOM. */
 const ROW_HEIGHT = 22;
 const OVERSCAN = 30;
-const INDENT_PX = 14;
+/** Graph characters kept before a row's text; a deeper graph keeps its innermost part. */
+const MAX_GRAPH = 24;
+
+/** The graph before a row, its outer part cut off when it is deeper than `MAX_GRAPH`. */
+function clipGraph(graph: string): string {
+	return graph.length <= MAX_GRAPH ? graph : `…${graph.slice(graph.length - MAX_GRAPH + 1)}`;
+}
 
 function rowElement(
 	row: TreeRow,
@@ -37,9 +43,8 @@ function rowElement(
 	const node = el("div", className);
 	node.dataset.id = entry.id;
 	node.style.top = `${top}px`;
-	node.style.paddingLeft = `${6 + row.indent * INDENT_PX}px`;
+	if (row.graph !== "") node.append(el("span", "connector", clipGraph(row.graph)));
 	node.append(el("span", "marker", row.active ? "●" : "○"));
-	if (row.branchStart) node.append(el("span", "connector", "├─"));
 	const label = index.labelOf(entry.id);
 	if (label !== undefined) node.append(el("span", "label", label));
 	node.append(el("span", "preview", previewOf(entry)));

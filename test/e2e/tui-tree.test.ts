@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
+import { usePtyProject } from "../helpers/pty-project.js";
+
+const KEY = { enter: "\r", home: "\x1b[H", end: "\x1b[F" };
+const SIZE = { cols: 100, rows: 24 };
+
+/** The screen's lines, and the one with the selection cursor. */
+function selectedLine(screen: string): string | undefined {
+	return screen.split("\n").find((line) => line.startsWith("❯ "));
+}
+
+describe("/tree in the full-screen UI", () => {
+	const temp = usePtyProject();
+
+	async function saved(build: (sm: SessionManager) => void): Promise<void> {
+		const session = await SessionManager.create(temp.project);
+		build(session);
+		await session.close();
+	}
+
+	it("on a 300-entry session at 100×24 shows its title and the selected row after Home and End", async () => {
+		await saved((sm) => {
+			for (let i = 0; i < 150; i++) {
+				sm.appendMessage(userMessage(`question ${i}`));
+				sm.appendMessage(assistantMessage(`answer ${i}`));
+			}
+		});
+		const t = temp.open({ args: ["--continue"], ...SIZE });
+		await t.waitFor("answer 149");
+		await t.type("/tree");
+		t.write(KEY.enter);
+		let screen = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: answer 149") === true);
+		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
+		expect(screen).toMatch(/▲ \d+ more/);
+
+		t.write(KEY.home);
+		screen = await t.waitFor((s) => selectedLine(s)?.includes("user: question 0") === true);
+		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
+		expect(screen).toMatch(/▼ \d+ more/);
+		expect(screen).toContain("l label · Esc close");
+
+		t.write(KEY.end);
+		screen = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: answer 149") === true);
+		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
+		expect(screen).toContain("l label · Esc close");
+	});
+
+	it("keeps the active path in column 0 with twenty side branches hanging off it", async () => {
+		await saved((sm) => {
+			sm.appendMessage(userMessage("start"));
+			for (let i = 0; i < 20; i++) {
+				const answer = sm.appendMessage(assistantMessage(`answer ${i}`));
+				sm.appendMessage(userMessage(`side ${i}`));
+				sm.branch(answer);
+				sm.appendMessage(userMessage(`main ${i}`));
+			}
+			sm.appendMessage(assistantMessage("the last answer"));
+		});
+		const t = temp.open({ args: ["--continue"], ...SIZE });
+		await t.waitFor("the last answer");
+		await t.type("/tree");
+		t.write(KEY.enter);
+		const atEnd = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: the last answer") === true);
+		t.write(KEY.home);
+		const atHome = await t.waitFor((s) => selectedLine(s)?.includes("user: start") === true);
+		for (const screen of [atEnd, atHome]) {
+			const lines = screen.split("\n");
+			const main = lines.filter((line) => /user: main \d+$/.test(line));
+			const side = lines.filter((line) => /user: side \d+$/.test(line));
+			expect(main.length).toBeGreaterThan(3);
+			expect(side.length).toBeGreaterThan(3);
+			// "❯ " or two spaces, the "• " path marker, then the text: column 4 whatever the branch count.
+			for (const line of main) expect(line.indexOf("user: main"), line).toBe(4);
+			for (const line of side) expect(line.indexOf("├─ user: side"), line).toBe(2);
+		}
+		expect(atEnd).toContain("main 19");
+		expect(atHome).toContain("main 0");
+	});
+});
