@@ -55,7 +55,6 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 	const { columns, rows } = useTerminalSize();
 	const { stdout } = useStdout();
 	const [screen, setScreen] = useState<Screen>(initialScreen);
-	const [showThinking, setShowThinking] = useState(false);
 	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
 	const [treeVersion, setTreeVersion] = useState(0);
 	// Where the tree view opens its selection (a search hit on another branch); undefined: the leaf.
@@ -223,7 +222,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			const current = chat.getSnapshot();
 			if (current.streaming || current.activity !== undefined) abort();
 			else if (!isEmpty) setEditorText((t) => ({ text: "", key: t.key + 1 }));
-			else chat.notice("info", "Press Ctrl+C again to quit");
+			else chat.flash("Press Ctrl+C again to quit", DOUBLE_PRESS_MS);
 		},
 		[abort, chat, onExit],
 	);
@@ -232,10 +231,13 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 	useInput(
 		useCallback(
 			(value, key) => {
-				if (key.ctrl && value === "t") setShowThinking((v) => !v);
-				else if (matchKey(value, key) === "interrupt" && screen !== "chat") onExit();
+				if (key.ctrl && value === "t") {
+					// Thinking already on screen changes too: the history is redrawn with it shown or hidden.
+					stdout.write(CLEAR_SCREEN);
+					chat.toggleThinking();
+				} else if (matchKey(value, key) === "interrupt" && screen !== "chat") onExit();
 			},
-			[screen, onExit],
+			[screen, onExit, stdout, chat],
 		),
 	);
 
@@ -342,7 +344,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				pending={snapshot.pending}
 				running={snapshot.running}
 				remountKey={snapshot.remountKey}
-				showThinking={showThinking}
+				showThinking={snapshot.showThinking}
 				width={columns}
 				liveRows={liveRows}
 			/>
@@ -350,7 +352,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				{snapshot.activity ? (
 					<Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} />
 				) : (
-					<Text> </Text>
+					<Text color="yellow">{snapshot.transient ?? " "}</Text>
 				)}
 			</Box>
 			<Editor
