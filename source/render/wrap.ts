@@ -1,3 +1,4 @@
+import sliceAnsi from "slice-ansi";
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
 
@@ -21,16 +22,19 @@ export function wrapProse(text: string, width: number): string[] {
 	});
 }
 
-/** Hard-wraps code to `width` columns, keeping every space (indentation is meaning in code). */
+/**
+ * Hard-wraps code to `width` columns, keeping every space (indentation is meaning in code): rows
+ * are cut by column, not at spaces (wrap-ansi's `wordWrap: false` still breaks at a space).
+ */
 export function wrapCode(text: string, width: number): string[] {
 	const columns = Math.max(1, width);
-	return text
-		.split("\n")
-		.flatMap((line) =>
-			stringWidth(line) <= columns
-				? [line]
-				: wrapAnsi(line, columns, { hard: true, trim: false, wordWrap: false }).split("\n"),
-		);
+	return text.split("\n").flatMap((line) => {
+		const total = stringWidth(line);
+		if (total <= columns) return [line];
+		const rows: string[] = [];
+		for (let start = 0; start < total; start += columns) rows.push(sliceAnsi(line, start, start + columns));
+		return rows;
+	});
 }
 
 /** Puts `first` before the first line and `rest` (usually as wide, blank) before the others. */

@@ -26,7 +26,7 @@ describe("what the full-screen UI draws", () => {
 		await t.waitFor("Type a prompt");
 		await t.type("read notes.txt");
 		t.write("\r");
-		await t.waitFor((s) => s.includes("The `read` tool returned") || s.includes("The read tool returned"));
+		await t.waitFor("The read tool returned");
 		await t.waitFor("Ask anything");
 	}
 

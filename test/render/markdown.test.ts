@@ -102,6 +102,13 @@ describe("markdown for the terminal", () => {
 		const lines = renderMarkdownLines(`\`\`\`\n  indented\n${"x".repeat(50)}\n\`\`\``, { width: 30 }).map(plain);
 		expect(lines[0]).toBe("    indented");
 		expect(lines.slice(1)).toEqual([`  ${"x".repeat(28)}`, `  ${"x".repeat(22)}`]);
+		// cut by column, not at the spaces inside the code
+		const spaced = renderMarkdownLines(`\`\`\`\n${"ab ".repeat(15)}\n\`\`\``, { width: 22 }).map(plain);
+		expect(spaced).toEqual([
+			`  ${"ab ".repeat(15).slice(0, 20)}`,
+			`  ${"ab ".repeat(15).slice(20, 40)}`,
+			`  ${"ab ".repeat(15).slice(40)}`,
+		]);
 	});
 
 	it("while streaming, the lines it calls stable are the final lines, and the end is the final rendering", () => {
