@@ -128,7 +128,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				pending={snapshot.pending}
 				running={snapshot.running}
 				remountKey={snapshot.remountKey}
-				showThinking={state.showThinking}
+				showThinking={snapshot.showThinking}
 				width={columns}
 				liveRows={liveRows}
 			/>
@@ -136,7 +136,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				{snapshot.activity ? (
 					<Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} />
 				) : (
-					<Text> </Text>
+					<Text color="yellow">{snapshot.transient ?? " "}</Text>
 				)}
 			</Box>
 			<Editor

@@ -39,7 +39,6 @@ export interface AppSnapshot {
 	readonly screen: AppScreen;
 	/** Text to put in the editor; a new `key` replaces what is there. */
 	readonly editor: { readonly text: string; readonly key: number };
-	readonly showThinking: boolean;
 }
 
 /** What the app controller drives. */
@@ -81,7 +80,7 @@ export class AppController {
 	readonly #o: AppControllerOptions;
 	readonly #listeners = new Set<Listener>();
 	readonly #exitListeners = new Set<Listener>();
-	#snapshot: AppSnapshot = { screen: { kind: "chat" }, editor: { text: "", key: 0 }, showThinking: false };
+	#snapshot: AppSnapshot = { screen: { kind: "chat" }, editor: { text: "", key: 0 } };
 	#treeKey = 0;
 	#lastInterrupt = Number.NEGATIVE_INFINITY;
 	#pendingConfirm: Confirm | undefined;
@@ -161,9 +160,10 @@ export class AppController {
 		this.#show({ kind: "tree", key: this.#treeKey, selectedId });
 	}
 
-	/** Shows or hides thinking in the transcript. */
+	/** Shows or hides thinking across the transcript (what is on screen is redrawn with it). */
 	toggleThinking(): void {
-		this.#set({ showThinking: !this.#snapshot.showThinking });
+		this.#o.clearScreen();
+		this.#o.chat.toggleThinking();
 	}
 
 	/** What the editor sent: a prompt, a steer, a follow-up or a slash command. */
@@ -209,7 +209,8 @@ export class AppController {
 		const current = this.#o.chat.getSnapshot();
 		if (current.streaming || current.activity !== undefined) this.escape();
 		else if (!editorEmpty) this.#setEditorText("");
-		else this.#o.chat.notice("info", QUIT_HINT);
+		// A passing line above the editor: it is not part of the conversation.
+		else this.#o.chat.flash(QUIT_HINT, DOUBLE_PRESS_MS);
 	}
 
 	/** Ctrl+C on a screen other than the chat quits at once. */

@@ -42,7 +42,18 @@ export interface ChatSnapshot {
 	/** Changes when the history must be redrawn from scratch (resume, tree, fork, resize). */
 	remountKey: number;
 	status: ChatStatus;
+	/** Thinking blocks are shown in full (Ctrl+T), in the history and the streaming message. */
+	showThinking: boolean;
+	/** A passing hint ("Press Ctrl+C again to quit"): shown above the editor, never in the history. */
+	transient: string | undefined;
 }
+
+/**
+ * A streaming message is redrawn at most this often: a delta arrives every few milliseconds and a
+ * frame costs more than that on a loaded machine, so drawing each one made the answer lag seconds
+ * behind the stream (the last line "never came").
+ */
+const STREAM_FRAME_MS = 40;
 
 /** At most this many messages are redrawn into history after a rebuild: the screen shows fewer. */
 const REDRAW_LIMIT = 200;
@@ -67,6 +78,9 @@ export class ChatController {
 	#snapshot: ChatSnapshot;
 	#nextId = 0;
 	#unsubscribe: () => void;
+	#transientTimer: NodeJS.Timeout | undefined;
+	#streamTimer: NodeJS.Timeout | undefined;
+	#streamed: AgentMessage | undefined;
 
 	constructor(options: ChatControllerOptions) {
 		this.#session = options.session;
@@ -79,6 +93,8 @@ export class ChatController {
 			streaming: false,
 			remountKey: 0,
 			status: this.#status(),
+			showThinking: false,
+			transient: undefined,
 		};
 		this.#snapshot = { ...this.#snapshot, items: this.#historyItems() };
 		this.#unsubscribe = options.session.subscribe((event) => this.#onEvent(event));
@@ -100,6 +116,23 @@ export class ChatController {
 		});
 	}
 
+	/** Shows a passing hint above the editor for `ms` milliseconds; it is never written into the history. */
+	flash(text: string, ms: number): void {
+		clearTimeout(this.#transientTimer);
+		this.#update({ transient: safeText(text) });
+		this.#transientTimer = setTimeout(() => this.#update({ transient: undefined }), ms);
+		this.#transientTimer.unref();
+	}
+
+	/**
+	 * Shows or hides thinking across the history already drawn: the finished history is printed
+	 * once, so it is redrawn (the caller clears the screen first, as for any redraw).
+	 */
+	toggleThinking(): void {
+		this.#update({ showThinking: !this.#snapshot.showThinking });
+		this.rebuild();
+	}
+
 	/** Shows (or clears) what the app is busy with besides the agent (sharing, summarising…). */
 	setActivity(label: string | undefined): void {
 		this.#update({ activity: label ? { label, startedAt: Date.now() } : undefined });
@@ -117,6 +150,8 @@ export class ChatController {
 
 	/** Stops listening to the session. */
 	dispose(): void {
+		clearTimeout(this.#transientTimer);
+		clearTimeout(this.#streamTimer);
 		this.#unsubscribe();
 	}
 
@@ -184,6 +219,23 @@ export class ChatController {
 		for (const listener of this.#listeners) listener();
 	}
 
+	#flushStreamed(): void {
+		this.#streamTimer = undefined;
+		const message = this.#streamed;
+		if (!message) return;
+		this.#streamed = undefined;
+		this.#update({
+			pending: safeDeep(message),
+			activity: this.#snapshot.activity && { ...this.#snapshot.activity, label: "Streaming" },
+		});
+	}
+
+	#dropStreamed(): void {
+		clearTimeout(this.#streamTimer);
+		this.#streamTimer = undefined;
+		this.#streamed = undefined;
+	}
+
 	#onEvent(event: AgentSessionEvent): void {
 		switch (event.type) {
 			case "agent_start":
@@ -193,18 +245,18 @@ export class ChatController {
 				this.#update({ activity: undefined, streaming: false, status: this.#status() });
 				break;
 			case "agent_end":
+				this.#dropStreamed();
 				this.#update({ activity: undefined, pending: undefined, running: [], status: this.#status() });
 				break;
 			case "message_start":
 			case "message_update":
 				if (event.message.role === "assistant") {
-					this.#update({
-						pending: safeDeep(event.message),
-						activity: this.#snapshot.activity && { ...this.#snapshot.activity, label: "Streaming" },
-					});
+					this.#streamed = event.message;
+					this.#streamTimer ??= setTimeout(() => this.#flushStreamed(), STREAM_FRAME_MS);
 				}
 				break;
 			case "message_end":
+				this.#dropStreamed();
 				this.#update({
 					items: [...this.#snapshot.items, { kind: "message", id: this.#id(), message: safeDeep(event.message) }],
 					pending: undefined,

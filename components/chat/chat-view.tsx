@@ -1,7 +1,8 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { Box, Static, Text } from "ink";
 import type { ChatItem, RunningTool } from "../../controllers/chat-controller.js";
-import { clipLines, toolCallLabel } from "../../source/render/tool-labels.js";
+import { wrapProse } from "../../source/render/wrap.js";
+import { pendingLines, runningLines } from "./live-lines.js";
 import { MessageView } from "./message-view.js";
 
 /** Props of ChatView. */
@@ -16,9 +17,13 @@ export interface ChatViewProps {
 	readonly liveRows: number;
 }
 
-function Welcome({ item }: { readonly item: Extract<ChatItem, { kind: "welcome" }> }) {
+/** Border and padding of the welcome box: its text wraps inside. */
+const WELCOME_CHROME = 4;
+
+function Welcome({ item, width }: { readonly item: Extract<ChatItem, { kind: "welcome" }>; readonly width: number }) {
+	// As wide as the editor and the status line below it (the whole terminal width).
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1} width={width}>
 			<Text>
 				<Text bold color="cyan">
 					xcsh
@@ -27,7 +32,7 @@ function Welcome({ item }: { readonly item: Extract<ChatItem, { kind: "welcome" 
 					· {item.model} · session {item.session}
 				</Text>
 			</Text>
-			<Text dimColor>{item.cwd}</Text>
+			<Text dimColor>{wrapProse(item.cwd, width - WELCOME_CHROME).join("\n")}</Text>
 			{item.hint ? <Text color="yellow">{item.hint}</Text> : null}
 			<Text dimColor>Type a prompt, /help for commands.</Text>
 		</Box>
@@ -45,12 +50,12 @@ function HistoryItem({
 }) {
 	switch (item.kind) {
 		case "welcome":
-			return <Welcome item={item} />;
+			return <Welcome item={item} width={width} />;
 		case "message":
 			return <MessageView message={item.message} showThinking={showThinking} width={width} />;
 		case "notice":
 			return (
-				<Box marginTop={1}>
+				<Box marginTop={1} width={width}>
 					<Text
 						{...(item.level === "error"
 							? { color: "red" }
@@ -58,30 +63,23 @@ function HistoryItem({
 								? { color: "yellow" }
 								: { dimColor: true })}
 					>
-						{item.text}
+						{wrapProse(item.text, width).join("\n")}
 					</Text>
 				</Box>
 			);
 	}
 }
 
-/** Keeps the last `rows` lines of a text, so the live region never reaches the terminal height. */
-function tail(text: string, rows: number): string {
-	const lines = text.split("\n");
-	return lines.length <= rows ? text : lines.slice(-rows).join("\n");
-}
-
-/** Finished history in <Static> (drawn once), the streaming message and running tools live below. */
+/**
+ * Finished history in <Static> (drawn once); the streaming message and running tools live below,
+ * pre-wrapped to the width and cut to their last `liveRows` rows, so the live region never reaches
+ * the terminal's height (where Ink clears the screen on every frame and the last rows went missing).
+ */
 export function ChatView({ items, pending, running, remountKey, showThinking, width, liveRows }: ChatViewProps) {
-	const pendingText =
-		pending?.role === "assistant"
-			? pending.content
-					.map((b) =>
-						b.type === "text" ? b.text : b.type === "toolCall" ? `● ${toolCallLabel(b.name, b.arguments)}` : "",
-					)
-					.filter(Boolean)
-					.join("\n")
-			: "";
+	const tools = runningLines(running, width);
+	const budget = Math.max(1, liveRows - tools.length);
+	const streamed = pendingLines(pending, width, showThinking);
+	const shown = streamed.length > budget ? streamed.slice(-budget) : streamed;
 	return (
 		<>
 			<Static key={remountKey} items={items as ChatItem[]}>
@@ -91,26 +89,16 @@ export function ChatView({ items, pending, running, remountKey, showThinking, wi
 					</Box>
 				)}
 			</Static>
-			{pendingText ? (
-				<Box marginTop={1}>
-					<Text>{tail(pendingText, Math.max(1, liveRows - running.length * 3))}</Text>
+			{shown.length > 0 ? (
+				<Box marginTop={1} width={width}>
+					<Text>{shown.join("\n")}</Text>
 				</Box>
 			) : null}
-			{running.map((tool) => {
-				const { lines } = clipLines(tail(tool.output, 3), 3);
-				return (
-					<Box key={tool.id} flexDirection="column">
-						<Text color="cyan">● {toolCallLabel(tool.name, tool.args)}</Text>
-						{lines.map((line, i) => (
-							// biome-ignore lint/suspicious/noArrayIndexKey: a rolling tail of output lines
-							<Text key={i} dimColor wrap="truncate-end">
-								{"    "}
-								{line}
-							</Text>
-						))}
-					</Box>
-				);
-			})}
+			{tools.length > 0 ? (
+				<Box width={width}>
+					<Text>{tools.join("\n")}</Text>
+				</Box>
+			) : null}
 		</>
 	);
 }

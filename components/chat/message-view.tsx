@@ -3,6 +3,8 @@ import { Box, Text } from "ink";
 import { memo } from "react";
 import { renderMarkdown } from "../../source/render/markdown.js";
 import { clipLines, toolCallLabel } from "../../source/render/tool-labels.js";
+import { wrapProse } from "../../source/render/wrap.js";
+import { thinkingLines, thinkingSummary } from "./live-lines.js";
 
 /** Props of MessageView. */
 export interface MessageViewProps {
@@ -12,6 +14,8 @@ export interface MessageViewProps {
 }
 
 const RESULT_LINES = 4;
+/** Border and padding of the summary boxes. */
+const BOX_CHROME = 4;
 
 function contentText(content: string | readonly { type: string; text?: string }[]): string {
 	if (typeof content === "string") return content;
@@ -38,30 +42,30 @@ function Clipped({ text, color }: { readonly text: string; readonly color?: stri
 function AssistantView({
 	message,
 	showThinking,
+	width,
 }: {
 	readonly message: Extract<AgentMessage, { role: "assistant" }>;
 	readonly showThinking: boolean;
+	readonly width: number;
 }) {
 	return (
-		<Box flexDirection="column">
+		<Box flexDirection="column" width={width}>
 			{message.content.map((block, i) => {
 				const key = `${block.type}-${i}`;
 				if (block.type === "text")
-					return block.text.trim() ? <Text key={key}>{renderMarkdown(block.text)}</Text> : null;
+					return block.text.trim() ? <Text key={key}>{renderMarkdown(block.text, { width })}</Text> : null;
 				if (block.type === "thinking") {
-					const lines = block.thinking.trim().split("\n").length;
+					if (!block.thinking.trim()) return null;
 					return showThinking ? (
-						<Text key={key} dimColor italic>
-							{block.thinking.trim()}
-						</Text>
+						<Text key={key}>{thinkingLines(block.thinking, width).join("\n")}</Text>
 					) : (
 						<Text key={key} dimColor>
-							∴ thinking ({lines} {lines === 1 ? "line" : "lines"}, Ctrl+T to show)
+							{thinkingSummary(block.thinking)}
 						</Text>
 					);
 				}
 				return (
-					<Text key={key} color="cyan">
+					<Text key={key} color="cyan" wrap="truncate-end">
 						● {toolCallLabel(block.name, block.arguments)}
 					</Text>
 				);
@@ -75,7 +79,7 @@ function AssistantView({
 }
 
 /** One message of the chat: user prompt, assistant answer (markdown, thinking, tool calls), tool result, summaries. */
-export const MessageView = memo(function MessageView({ message, showThinking }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, showThinking, width }: MessageViewProps) {
 	switch (message.role) {
 		case "user":
 			return (
@@ -83,13 +87,15 @@ export const MessageView = memo(function MessageView({ message, showThinking }: 
 					<Text bold color="green">
 						›{" "}
 					</Text>
-					<Text bold>{contentText(message.content)}</Text>
+					<Box width={Math.max(1, width - 2)}>
+						<Text bold>{wrapProse(contentText(message.content), width - 2).join("\n")}</Text>
+					</Box>
 				</Box>
 			);
 		case "assistant":
 			return (
 				<Box marginTop={1}>
-					<AssistantView message={message} showThinking={showThinking} />
+					<AssistantView message={message} showThinking={showThinking} width={width} />
 				</Box>
 			);
 		case "toolResult":
@@ -111,14 +117,14 @@ export const MessageView = memo(function MessageView({ message, showThinking }: 
 			return (
 				<Box marginTop={1} borderStyle="round" borderDimColor paddingX={1} flexDirection="column">
 					<Text dimColor>Summary of the branch left behind</Text>
-					<Text>{renderMarkdown(message.summary)}</Text>
+					<Text>{renderMarkdown(message.summary, { width: width - BOX_CHROME })}</Text>
 				</Box>
 			);
 		case "compactionSummary":
 			return (
 				<Box marginTop={1} borderStyle="round" borderDimColor paddingX={1} flexDirection="column">
 					<Text dimColor>Earlier conversation (compacted, {message.tokensBefore.toLocaleString("en-US")} tokens)</Text>
-					<Text>{renderMarkdown(message.summary)}</Text>
+					<Text>{renderMarkdown(message.summary, { width: width - BOX_CHROME })}</Text>
 				</Box>
 			);
 		default:

@@ -1,23 +1,25 @@
 import type { Token, Tokens } from "marked";
+import { colourEnabled } from "./colour.js";
 import { type Highlighter, highlightToAnsi } from "./highlight.js";
+import { type MarkdownStyle, markdownStyle, renderInline } from "./markdown-style.js";
 import { safeText } from "./safe-text.js";
+import { selfContainedLines } from "./sgr.js";
+import { renderTable } from "./table.js";
+import { hang, textWidth, wrapCode, wrapProse } from "./wrap.js";
 
-/** SGR codes used for terminal markdown. */
-const SGR = {
-	reset: "\x1b[0m",
-	bold: "\x1b[1m",
-	dim: "\x1b[2m",
-	italic: "\x1b[3m",
-	underline: "\x1b[4m",
-	boldOff: "\x1b[22m",
-	italicOff: "\x1b[23m",
-	underlineOff: "\x1b[24m",
-	cyan: "\x1b[36m",
-	yellow: "\x1b[33m",
-	magenta: "\x1b[35m",
-	blue: "\x1b[34m",
-	fgOff: "\x1b[39m",
-} as const;
+/** Options for rendering markdown. */
+export interface MarkdownOptions {
+	/** Columns the lines must fit in. */
+	readonly width: number;
+	/** Colour escapes allowed (default: unless NO_COLOR is set). */
+	readonly colour?: boolean;
+}
+
+/** A streaming answer rendered: its lines, of which the first `stable` will not change as it grows. */
+export interface StreamedMarkdown {
+	readonly lines: readonly string[];
+	readonly stable: number;
+}
 
 interface Loaded {
 	lexer: (text: string) => Token[];
@@ -36,130 +38,166 @@ export function loadMarkdown(): Promise<void> {
 	return loading;
 }
 
-/** True once `loadMarkdown` finished; before that `renderMarkdown` returns the text as is. */
+/** True once `loadMarkdown` finished; before that markdown is shown as wrapped plain text. */
 export function isMarkdownLoaded(): boolean {
 	return loaded !== undefined;
 }
 
-function inline(tokens: readonly Token[] | undefined, fallback: string): string {
-	if (!tokens) return fallback;
-	let out = "";
-	for (const token of tokens) {
-		switch (token.type) {
-			case "strong":
-				out += `${SGR.bold}${inline((token as Tokens.Strong).tokens, token.raw)}${SGR.boldOff}`;
-				break;
-			case "em":
-				out += `${SGR.italic}${inline((token as Tokens.Em).tokens, token.raw)}${SGR.italicOff}`;
-				break;
-			case "codespan":
-				out += `${SGR.yellow}${decode((token as Tokens.Codespan).text)}${SGR.fgOff}`;
-				break;
-			case "link": {
-				const link = token as Tokens.Link;
-				const text = inline(link.tokens, link.text);
-				out +=
-					link.href && link.href !== link.text ? `${SGR.underline}${text}${SGR.underlineOff} (${link.href})` : text;
-				break;
-			}
-			case "del":
-				out += `~${inline((token as Tokens.Del).tokens, token.raw)}~`;
-				break;
-			case "br":
-				out += "\n";
-				break;
-			case "text":
-			case "escape": {
-				const text = token as Tokens.Text;
-				out += text.tokens ? inline(text.tokens, text.text) : decode(text.text);
-				break;
-			}
-			default:
-				out += decode(token.raw);
+interface Context {
+	readonly style: MarkdownStyle;
+	readonly highlighter: Highlighter;
+}
+
+const CODE_INDENT = "  ";
+const QUOTE_BAR = "│ ";
+
+function listLines(list: Tokens.List, width: number, context: Context): string[] {
+	const start = typeof list.start === "number" ? list.start : 1;
+	return list.items.flatMap((item, index) => {
+		// Each marker hangs its own item (no padding to the widest number: item 10 must not move item 9).
+		const marker = list.ordered ? `${start + index}. ` : "• ";
+		const check = item.task ? (item.checked ? "[x] " : "[ ] ") : "";
+		const indent = " ".repeat(textWidth(marker));
+		const body = blocksLines(
+			item.tokens.filter((token) => token.type !== "checkbox"),
+			width - indent.length,
+			context,
+			list.loose,
+		);
+		const lines = body.length > 0 ? body : [""];
+		lines[0] = check + (lines[0] ?? "");
+		const hung = hang(lines, context.style.marker(marker), indent);
+		return list.loose && index < list.items.length - 1 ? [...hung, ""] : hung;
+	});
+}
+
+/** One block token as lines no wider than `width` (styles may still cross line ends here). */
+function blockLines(token: Token, width: number, context: Context): string[] {
+	const { style } = context;
+	switch (token.type) {
+		case "heading": {
+			const heading = token as Tokens.Heading;
+			return wrapProse(renderInline(heading.tokens, heading.text, style), width).map((line) =>
+				style.heading(line, heading.depth),
+			);
 		}
+		case "paragraph":
+			return wrapProse(renderInline((token as Tokens.Paragraph).tokens, token.raw, style), width);
+		case "text": {
+			const text = token as Tokens.Text;
+			return wrapProse(renderInline(text.tokens, text.text, style), width);
+		}
+		case "code": {
+			const code = token as Tokens.Code;
+			const body = style.colour ? highlightToAnsi(context.highlighter, code.text, code.lang) : code.text;
+			return hang(wrapCode(body, width - CODE_INDENT.length), CODE_INDENT, CODE_INDENT);
+		}
+		case "blockquote": {
+			const inner = blocksLines((token as Tokens.Blockquote).tokens, width - QUOTE_BAR.length, context, true);
+			return inner.map((line) => style.dim(QUOTE_BAR) + line);
+		}
+		case "list":
+			return listLines(token as Tokens.List, width, context);
+		case "table": {
+			const table = token as Tokens.Table;
+			return renderTable(
+				{
+					header: table.header.map((cell) => renderInline(cell.tokens, cell.text, style)),
+					rows: table.rows.map((row) => row.map((cell) => renderInline(cell.tokens, cell.text, style))),
+					align: table.align,
+					headerStyle: style.bold,
+					ruleStyle: style.dim,
+				},
+				width,
+			);
+		}
+		case "hr":
+			return [style.dim("─".repeat(Math.max(1, Math.min(width, 40))))];
+		case "space":
+		case "def":
+			return [];
+		default:
+			return wrapProse(token.raw.trimEnd(), width);
+	}
+}
+
+/** Block tokens as lines, with one blank line between blocks when `spaced`. */
+function blocksLines(tokens: readonly Token[], width: number, context: Context, spaced: boolean): string[] {
+	const out: string[] = [];
+	for (const token of tokens) {
+		const lines = blockLines(token, Math.max(1, width), context);
+		if (lines.length === 0) continue;
+		if (spaced && out.length > 0) out.push("");
+		out.push(...lines);
 	}
 	return out;
 }
 
-function decode(text: string): string {
-	return text
-		.replace(/&lt;/g, "<")
-		.replace(/&gt;/g, ">")
-		.replace(/&quot;/g, '"')
-		.replace(/&#39;/g, "'")
-		.replace(/&amp;/g, "&");
+// Finished blocks are rendered again on every streamed delta and every redraw: keep their lines.
+const CACHE_LIMIT = 2000;
+const cache = new Map<string, string[]>();
+
+function topBlockLines(token: Token, width: number, colour: boolean, state: Loaded, keep: boolean): string[] {
+	const key = `${width}\u0000${colour ? 1 : 0}\u0000${token.type}\u0000${token.raw}`;
+	const cached = cache.get(key);
+	if (cached) return cached;
+	const context: Context = { style: markdownStyle(colour), highlighter: state.highlighter };
+	const lines = selfContainedLines(blockLines(token, Math.max(1, width), context));
+	// A block still growing is never asked for twice: keeping it would only push finished ones out.
+	if (!keep) return lines;
+	if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+	cache.set(key, lines);
+	return lines;
 }
 
-function block(token: Token, state: Loaded): string {
-	switch (token.type) {
-		case "heading": {
-			const heading = token as Tokens.Heading;
-			return `${SGR.bold}${SGR.magenta}${"#".repeat(heading.depth)} ${inline(heading.tokens, heading.text)}${SGR.fgOff}${SGR.boldOff}`;
-		}
-		case "paragraph":
-			return inline((token as Tokens.Paragraph).tokens, (token as Tokens.Paragraph).text);
-		case "code": {
-			const code = token as Tokens.Code;
-			const body = highlightToAnsi(state.highlighter, code.text, code.lang);
-			const fence = `${SGR.dim}\`\`\`${code.lang ?? ""}${SGR.reset}`;
-			return `${fence}\n${body}\n${SGR.dim}\`\`\`${SGR.reset}`;
-		}
-		case "blockquote": {
-			const quote = token as Tokens.Blockquote;
-			const inner = quote.tokens.map((t) => block(t, state)).join("\n");
-			return inner
-				.split("\n")
-				.map((line) => `${SGR.dim}│${SGR.reset} ${line}`)
-				.join("\n");
-		}
-		case "list": {
-			const list = token as Tokens.List;
-			const start = typeof list.start === "number" ? list.start : 1;
-			return list.items
-				.map((item, i) => {
-					const marker = list.ordered ? `${start + i}.` : "•";
-					const check = item.task ? (item.checked ? "[x] " : "[ ] ") : "";
-					const body = item.tokens
-						.map((t) =>
-							t.type === "text" ? inline((t as Tokens.Text).tokens, (t as Tokens.Text).text) : block(t, state),
-						)
-						.join("\n");
-					return `${SGR.cyan}${marker}${SGR.fgOff} ${check}${body.replace(/\n/g, "\n  ")}`;
-				})
-				.join("\n");
-		}
-		case "hr":
-			return `${SGR.dim}${"─".repeat(40)}${SGR.reset}`;
-		case "table": {
-			const table = token as Tokens.Table;
-			const rows = [
-				table.header.map((c) => inline(c.tokens, c.text)),
-				...table.rows.map((r) => r.map((c) => inline(c.tokens, c.text))),
-			];
-			return rows.map((r, i) => (i === 0 ? `${SGR.bold}${r.join(" │ ")}${SGR.boldOff}` : r.join(" │ "))).join("\n");
-		}
-		case "space":
-			return "";
-		case "html":
-			return token.raw.trimEnd();
-		default:
-			return token.raw.trimEnd();
+function joinBlocks(blocks: readonly string[][]): string[] {
+	const out: string[] = [];
+	for (const lines of blocks) {
+		if (lines.length === 0) continue;
+		if (out.length > 0) out.push("");
+		out.push(...lines);
 	}
+	return out;
 }
 
 /**
- * Markdown as ANSI-styled terminal text (headings, emphasis, lists, quotes, highlighted code).
- * The text is made safe first: our styling is the only escape codes in the result.
+ * Markdown as terminal lines no wider than `width`: headings without `#`, code highlighted without
+ * fences, aligned tables with a rule under the header, lists with hanging indents. The text is
+ * made safe first, so our styling is the only escape codes in the result; every line stands alone.
  */
-export function renderMarkdown(markdown: string): string {
+export function renderMarkdownLines(markdown: string, options: MarkdownOptions): string[] {
+	return renderStreamingMarkdown(markdown, options).lines.slice();
+}
+
+/** `renderMarkdownLines` joined with newlines. */
+export function renderMarkdown(markdown: string, options: MarkdownOptions): string {
+	return renderMarkdownLines(markdown, options).join("\n");
+}
+
+/**
+ * Markdown that is still arriving. It is cut at the last safe point, the start of the last block:
+ * every block before it is final, and renders exactly as it will once the answer is complete (the
+ * first `stable` lines); the last block is rendered as it stands, and may still change. The whole
+ * answer, rendered this way, equals `renderMarkdownLines` of it: nothing jumps at the end.
+ */
+export function renderStreamingMarkdown(markdown: string, options: MarkdownOptions): StreamedMarkdown {
 	const text = safeText(markdown);
-	if (!loaded) return text;
+	const colour = options.colour ?? colourEnabled();
 	const state = loaded;
-	return state
-		.lexer(text)
-		.map((t) => block(t, state))
-		.filter((s, i, all) => s !== "" || (i > 0 && all[i - 1] !== ""))
-		.join("\n")
-		.replace(/\n{3,}/g, "\n\n")
-		.trimEnd();
+	if (!state) {
+		const lines = wrapProse(text.trimEnd(), options.width);
+		return { lines, stable: 0 };
+	}
+	const tokens = state.lexer(text);
+	let last = tokens.length - 1;
+	while (last >= 0 && tokens[last]?.type === "space") last--;
+	const stableBlocks = tokens
+		.slice(0, Math.max(0, last))
+		.map((t) => topBlockLines(t, options.width, colour, state, true));
+	const stable = joinBlocks(stableBlocks);
+	const tail = last >= 0 ? tokens[last] : undefined;
+	const lines = joinBlocks(
+		tail ? [...stableBlocks, topBlockLines(tail, options.width, colour, state, false)] : stableBlocks,
+	);
+	return { lines, stable: stable.length };
 }

@@ -1,3 +1,5 @@
+import { filterColourOutput } from "./colour.js";
+
 /** Escape sequences for the full-screen UI. */
 const ENTER_ALT_SCREEN = "\x1b[?1049h\x1b[H";
 const LEAVE_ALT_SCREEN = "\x1b[?1049l";
@@ -9,14 +11,17 @@ const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Switches to the alternate screen and guarantees the terminal is given back — on normal exit,
- * on a crash and on signals — by leaving it and showing the cursor. Returns the restore function.
+ * on a crash and on signals — by leaving it and showing the cursor. Under NO_COLOR, everything the
+ * UI writes meanwhile is without colour. Returns the restore function.
  */
 export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout): () => void {
 	let restored = false;
+	const restoreColour = filterColourOutput(stdout);
 	const restore = () => {
 		if (restored) return;
 		restored = true;
 		stdout.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+		restoreColour();
 		process.off("exit", restore);
 		for (const signal of SIGNALS) process.off(signal, onSignal);
 		process.off("uncaughtException", onCrash);

@@ -123,14 +123,15 @@ describe("AppController (no React)", () => {
 	});
 
 	it("starts on the chat; /tree opens the tree, Escape-like leave returns; Ctrl+T toggles thinking", async () => {
-		expect(app.getSnapshot()).toEqual({ screen: { kind: "chat" }, editor: { text: "", key: 0 }, showThinking: false });
+		expect(app.getSnapshot()).toEqual({ screen: { kind: "chat" }, editor: { text: "", key: 0 } });
 		app.submit("/tree");
 		const tree = await until(app, (s) => s.screen.kind === "tree");
 		expect(tree.screen).toMatchObject({ kind: "tree", selectedId: undefined });
 		app.showChat();
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
 		app.toggleThinking();
-		expect(app.getSnapshot().showThinking).toBe(true);
+		expect(chat.getSnapshot().showThinking).toBe(true);
+		expect(cleared).toBe(1);
 	});
 
 	it("a prompt goes to the agent and its answer reaches the chat", async () => {
@@ -149,7 +150,8 @@ describe("AppController (no React)", () => {
 		expect(app.getSnapshot().editor).toEqual({ text: "", key: 1 });
 		clock += 2000;
 		app.interrupt(true);
-		expect(chat.getSnapshot().items.some((item) => item.kind === "notice" && item.text === QUIT_HINT)).toBe(true);
+		expect(chat.getSnapshot().transient).toBe(QUIT_HINT);
+		expect(chat.getSnapshot().items.some((item) => item.kind === "notice" && item.text === QUIT_HINT)).toBe(false);
 		expect(exits).toEqual([]);
 		clock += 500;
 		app.interrupt(true);

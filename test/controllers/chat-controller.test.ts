@@ -101,4 +101,20 @@ describe("ChatController", () => {
 		expect(chat.getSnapshot().remountKey).toBe(key + 1);
 		expect(chat.getSnapshot().items).toHaveLength(1);
 	});
+
+	it("a passing hint is shown, then cleared, and never becomes a history item", async () => {
+		const before = chat.getSnapshot().items.length;
+		chat.flash("Press Ctrl+C again to quit", 20);
+		expect(chat.getSnapshot().transient).toBe("Press Ctrl+C again to quit");
+		await waitFor((s) => s.transient === undefined);
+		expect(chat.getSnapshot().items).toHaveLength(before);
+	});
+
+	it("Ctrl+T's toggle flips thinking and redraws the history with it", () => {
+		const key = chat.getSnapshot().remountKey;
+		chat.toggleThinking();
+		expect(chat.getSnapshot()).toMatchObject({ showThinking: true, remountKey: key + 1 });
+		chat.toggleThinking();
+		expect(chat.getSnapshot()).toMatchObject({ showThinking: false, remountKey: key + 2 });
+	});
 });

@@ -42,7 +42,8 @@ describe("the full-screen UI in a real terminal", () => {
 		expect(welcome).toContain("offline model");
 		expect(welcome).toContain("Offline model — set ANTHROPIC_API_KEY");
 		await send(t, "read notes.txt", "second note");
-		const screen = await t.waitFor("The `read` tool returned");
+		// the answer's markdown is rendered: the code span shows without its backticks
+		const screen = await t.waitFor("The read tool returned");
 		expect(screen).toContain("● read notes.txt");
 		expect(screen).toMatch(/offline model · [0-9a-f]{8}/);
 	});
