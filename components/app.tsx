@@ -56,7 +56,14 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 	const { stdout } = useStdout();
 	const [screen, setScreen] = useState<Screen>(initialScreen);
 	const [showThinking, setShowThinking] = useState(false);
-	const [editorText, setEditorText] = useState<{ text: string; key: number }>({ text: "", key: 0 });
+	// The editor's text as typed: the editor starts from it when it comes back after another screen.
+	const editorDraft = useRef("");
+	// Changed to put `editorDraft` into the editor (a message back for editing, a clear).
+	const [editorKey, setEditorKey] = useState(0);
+	const putInEditor = useCallback((text: string) => {
+		editorDraft.current = text;
+		setEditorKey((key) => key + 1);
+	}, []);
 	const [treeVersion, setTreeVersion] = useState(0);
 	// Where the tree view opens its selection (a search hit on another branch); undefined: the leaf.
 	const [treeSelection, setTreeSelection] = useState<string | undefined>();
@@ -117,7 +124,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			setScreen("tree");
 		},
 		showLocked,
-		setEditorText: (text) => setEditorText((t) => ({ text, key: t.key + 1 })),
+		setEditorText: putInEditor,
 	});
 
 	const apply = useCallback(
@@ -179,7 +186,10 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 
 	const onSubmit = useCallback(
 		(text: string) => {
-			const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
+			const route = input.route(text, {
+				isStreaming: chat.getSnapshot().streaming,
+				refusal: session.promptRefusal,
+			});
 			const report = (error: unknown) => chat.notice("error", error instanceof Error ? error.message : String(error));
 			switch (route.kind) {
 				case "command":
@@ -195,9 +205,13 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 					void session.followUp(route.text).catch(report);
 					chat.notice("info", "Queued as a follow-up");
 					break;
+				case "refused":
+					chat.notice("error", route.reason);
+					return false;
 				case "ignore":
 					break;
 			}
+			return true;
 		},
 		[input, session, chat, commands, runCommand],
 	);
@@ -222,10 +236,10 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			lastInterrupt.current = now;
 			const current = chat.getSnapshot();
 			if (current.streaming || current.activity !== undefined) abort();
-			else if (!isEmpty) setEditorText((t) => ({ text: "", key: t.key + 1 }));
+			else if (!isEmpty) putInEditor("");
 			else chat.notice("info", "Press Ctrl+C again to quit");
 		},
-		[abort, chat, onExit],
+		[abort, chat, onExit, putInEditor],
 	);
 
 	// App-wide keys that no screen widget owns.
@@ -321,8 +335,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 								return;
 							}
 							redraw();
-							if (result.editorText !== undefined)
-								setEditorText((t) => ({ text: result.editorText ?? "", key: t.key + 1 }));
+							if (result.editorText !== undefined) putInEditor(result.editorText);
 						},
 						(error: unknown) => {
 							chat.setActivity(undefined);
@@ -354,7 +367,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				)}
 			</Box>
 			<Editor
-				textKey={editorText.key}
+				textKey={editorKey}
 				width={columns}
 				isActive={screen === "chat"}
 				history={input.getRecent()}
@@ -362,7 +375,10 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				commands={commands.completions}
 				cwd={session.sessionManager.getCwd()}
 				placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
-				initialText={editorText.text}
+				initialText={editorDraft.current}
+				onChange={(text) => {
+					editorDraft.current = text;
+				}}
 				onSubmit={onSubmit}
 				onEscape={abort}
 				onInterrupt={onInterrupt}

@@ -1,9 +1,9 @@
-import { useInput } from "ink";
 import { useEffect, useSyncExternalStore } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import { type ResumeOutcome, SelectorController } from "../controllers/selector-controller.js";
 import type { AppRuntime } from "./app.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
+import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** What was picked before the app loaded, handed to it to report (or to offer the locked choice). */
@@ -51,9 +51,9 @@ export function EarlyPicker({ selector, onDone, onExit }: EarlyPickerProps) {
 	useEffect(() => {
 		void selector.load("project");
 	}, [selector]);
-	useInput((value, key) => {
-		if (matchKey(value, key) === "interrupt") onExit();
-	});
+	useLatestInput((value, key, paste) => {
+		if (!paste && matchKey(value, key) === "interrupt") onExit();
+	}, true);
 	return (
 		<SessionSelector
 			{...snapshotProps(picker)}
