@@ -148,7 +148,8 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 				commands={commands.completions}
 				cwd={manager.getCwd()}
 				placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
-				initialText={state.editor.text}
+				initialText={app.editorDraft()}
+				onChange={(text) => app.editorChanged(text)}
 				onSubmit={(text) => app.submit(text)}
 				onEscape={() => app.escape()}
 				onInterrupt={(isEmpty) => app.interrupt(isEmpty)}

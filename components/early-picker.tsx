@@ -1,10 +1,10 @@
-import { useInput } from "ink";
 import { useEffect, useSyncExternalStore } from "react";
 import type { EarlyResume } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
 import { SelectorController } from "../controllers/selector-controller.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
+import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 export type { EarlyResume };
@@ -47,9 +47,9 @@ export function EarlyPicker({ selector, onDone, onExit }: EarlyPickerProps) {
 	useEffect(() => {
 		void selector.load("project");
 	}, [selector]);
-	useInput((value, key) => {
-		if (matchKey(value, key) === "interrupt") onExit();
-	});
+	useLatestInput((value, key, paste) => {
+		if (!paste && matchKey(value, key) === "interrupt") onExit();
+	}, true);
 	return (
 		<SessionSelector
 			{...snapshotProps(picker)}

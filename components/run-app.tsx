@@ -4,6 +4,7 @@ import type { AppRuntime } from "../controllers/runtime.js";
 import type { SelectorController } from "../controllers/selector-controller.js";
 import { enterFullScreen } from "../source/render/terminal.js";
 import type { EarlyPickerProps, EarlyPickerScope, EarlyResume } from "./early-picker.js";
+import { useKeyBuffer } from "./use-key-buffer.js";
 
 /** What the TUI needs to start; the heavy parts are built by `load` after the first frame. */
 export interface RunAppOptions {
@@ -83,7 +84,10 @@ function Boot({
 			live = false;
 		};
 	}, [options, onExit, waitForPicker]);
-	if (options.earlyPicker && !handover) {
+	const picking = options.earlyPicker !== undefined && handover === undefined;
+	// Keys typed while only the "starting…" box is up wait for the screen that follows it.
+	useKeyBuffer(picking ? early === undefined : runtime === undefined || App === undefined);
+	if (picking) {
 		if (!early) return <StartingBox />;
 		return (
 			<early.Picker selector={early.selector} onDone={(resume) => setHandover({ resume })} onExit={() => onExit(0)} />
@@ -114,6 +118,9 @@ function Boot({
  */
 export async function runApp(options: RunAppOptions): Promise<number> {
 	const restore = enterFullScreen();
+	// Raw at once, before Ink reads anything: keys typed while the app loads are kept as typed
+	// (no echo, Enter stays Enter) until a screen takes them; see useKeyBuffer.
+	if (process.stdin.isTTY) process.stdin.setRawMode(true);
 	let runtime: AppRuntime | undefined;
 	let exitCode = 0;
 	let exitMessage: string | undefined;

@@ -87,6 +87,8 @@ export class AppController {
 	/** A search hit waiting on the locked-session choice. */
 	#pendingHit: SearchHit | undefined;
 	#started = false;
+	/** The editor's text as typed: it starts from it when it comes back after another screen. */
+	#draft = "";
 
 	constructor(options: AppControllerOptions) {
 		this.#o = options;
@@ -129,7 +131,18 @@ export class AppController {
 	}
 
 	#setEditorText(text: string): void {
+		this.#draft = text;
 		this.#set({ editor: { text, key: this.#snapshot.editor.key + 1 } });
+	}
+
+	/** What the editor holds now (it reports every change), for an editor drawn again. */
+	editorDraft(): string {
+		return this.#draft;
+	}
+
+	/** The editor's text changed (typed, recalled, cleared). */
+	editorChanged(text: string): void {
+		this.#draft = text;
 	}
 
 	#report = (error: unknown): void => this.#o.chat.notice("error", describe(error));
@@ -166,10 +179,13 @@ export class AppController {
 		this.#o.chat.toggleThinking();
 	}
 
-	/** What the editor sent: a prompt, a steer, a follow-up or a slash command. */
-	submit(text: string): void {
+	/**
+	 * What the editor sent: a prompt, a steer, a follow-up or a slash command. False when it was
+	 * refused (a read-only session): the editor keeps the text.
+	 */
+	submit(text: string): boolean {
 		const { session, chat, input, commands } = this.#o;
-		const route = input.route(text, { isStreaming: chat.getSnapshot().streaming });
+		const route = input.route(text, { isStreaming: chat.getSnapshot().streaming, refusal: session.promptRefusal });
 		switch (route.kind) {
 			case "command":
 				this.#runCommand((run) => commands.execute(route.name, route.args, run));
@@ -184,9 +200,13 @@ export class AppController {
 				void session.followUp(route.text).catch(this.#report);
 				chat.notice("info", "Queued as a follow-up");
 				break;
+			case "refused":
+				chat.notice("error", route.reason);
+				return false;
 			case "ignore":
 				break;
 		}
+		return true;
 	}
 
 	/** Escape: cancels the running command, else stops the agent's turn. */

@@ -9,12 +9,16 @@ export type RoutedInput =
 	| { readonly kind: "prompt"; readonly text: string }
 	| { readonly kind: "steer"; readonly text: string }
 	| { readonly kind: "follow-up"; readonly text: string }
+	/** A message the session cannot take (it is read-only): the text stays in the editor. */
+	| { readonly kind: "refused"; readonly text: string; readonly reason: string }
 	| { readonly kind: "ignore" };
 
 /** The situation a line is submitted in. */
 export interface RouteContext {
 	/** True while the agent is producing a turn. */
 	readonly isStreaming: boolean;
+	/** Why the session takes no messages now (open read-only), if it does not; commands still run. */
+	readonly refusal?: string | undefined;
 }
 
 /** Where prompts are recorded; `HistoryStorage` satisfies it. */
@@ -61,12 +65,14 @@ export class InputController {
 	 * - while streaming: `>> text` → `follow-up` (queued until the turn ends); anything else →
 	 *   `steer` (delivered to the running turn).
 	 * - idle: a prompt. A leftover `>>` is dropped, since a follow-up to no turn is just a prompt.
+	 * - a message while the context has a `refusal` → `refused`, not recorded (it is still in the editor).
 	 */
 	route(text: string, context: RouteContext): RoutedInput {
 		const routed = classify(text, context);
-		if (routed.kind === "prompt" || routed.kind === "steer" || routed.kind === "follow-up") {
-			this.recorder.add(routed.text, this.cwd);
+		if (context.refusal !== undefined && isMessage(routed)) {
+			return { kind: "refused", text: routed.text, reason: context.refusal };
 		}
+		if (isMessage(routed)) this.recorder.add(routed.text, this.cwd);
 		return routed;
 	}
 
@@ -80,6 +86,10 @@ export class InputController {
 		if (query.trim() === "") return [];
 		return [...new Set(this.source.search(query, limit).map((entry) => safeText(entry.prompt)))];
 	}
+}
+
+function isMessage(routed: RoutedInput): routed is Extract<RoutedInput, { kind: "prompt" | "steer" | "follow-up" }> {
+	return routed.kind === "prompt" || routed.kind === "steer" || routed.kind === "follow-up";
 }
 
 function classify(text: string, { isStreaming }: RouteContext): RoutedInput {

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { useEffect, useRef } from "react";
-import { type EditorBuffer, getText, graphemes, isEmpty } from "./editor-buffer.js";
+import { type EditorBuffer, graphemes, isEmpty } from "./editor-buffer.js";
 import { useEditorInput } from "./use-editor-input.js";
 import {
 	bareCommandName,
@@ -26,8 +26,8 @@ export interface EditorProps {
 	readonly placeholder?: string;
 	/** Greys the editor out and ignores typing; Escape and Ctrl+C are still reported. */
 	readonly disabled?: boolean;
-	/** A non-blank text on Enter; the editor clears itself afterwards. */
-	readonly onSubmit: (text: string) => void;
+	/** A non-blank text on Enter; the editor clears itself afterwards unless this returns `false` (refused). */
+	readonly onSubmit: (text: string) => boolean | undefined;
 	/** Escape on an empty editor (with no popup open). */
 	readonly onEscape: () => void;
 	/** Ctrl+C; the app decides whether to clear (change `textKey`) or exit. */
@@ -39,7 +39,10 @@ export interface EditorProps {
 	 * user message back for editing, or to clear after Ctrl+C. Changing only `initialText` does nothing.
 	 */
 	readonly textKey?: string | number;
-	/** Every change of the text, not called for the initial text. */
+	/**
+	 * Every change of the text, as it happens (not called for the initial text). The owner keeps it
+	 * to mount the editor again with the same text after another screen was shown.
+	 */
 	readonly onChange?: (text: string) => void;
 }
 
@@ -53,7 +56,7 @@ const CHROME_WIDTH = 6;
 /** The prompt editor: a bordered multi-line input with history, Ctrl+R search and completion. */
 export function Editor(props: EditorProps) {
 	const { width, isActive, placeholder, disabled = false, initialText, textKey, onChange } = props;
-	const store = useEditorState(initialText);
+	const store = useEditorState(initialText, onChange);
 	const { state, dispatch } = store;
 	useEditorInput(store, {
 		isActive,
@@ -73,16 +76,6 @@ export function Editor(props: EditorProps) {
 		appliedKey.current = textKey;
 		dispatch({ type: "setText", text: initialText ?? "" });
 	}, [textKey, initialText, dispatch]);
-
-	const text = getText(state.buffer);
-	const onChangeRef = useRef(onChange);
-	onChangeRef.current = onChange;
-	const reportedText = useRef(text);
-	useEffect(() => {
-		if (reportedText.current === text) return;
-		reportedText.current = text;
-		onChangeRef.current?.(text);
-	}, [text]);
 
 	const textWidth = Math.max(1, width - CHROME_WIDTH);
 	const showCursor = isActive && !disabled;

@@ -1,7 +1,8 @@
-import { type Key, useInput } from "ink";
+import type { Key } from "ink";
 import { useCallback, useRef } from "react";
 import { completePath } from "../../controllers/input-controller.js";
 import { type KeyAction, matchKey } from "../../controllers/keymap.js";
+import { useLatestInput } from "../use-latest-input.js";
 import { type EditorBuffer, getText, graphemes, isEmpty, sanitizeInput, textBeforeCursor } from "./editor-buffer.js";
 import { type BufferOp, type EditorStore, type SlashCommand, visibleCommands } from "./use-editor-state.js";
 
@@ -15,7 +16,8 @@ export interface EditorInputOptions {
 	readonly searchHistory: (query: string) => readonly string[];
 	readonly commands: readonly SlashCommand[];
 	readonly cwd: string;
-	readonly onSubmit: (text: string) => void;
+	/** `false`: refused, the text stays. */
+	readonly onSubmit: (text: string) => boolean | undefined;
 	readonly onEscape: () => void;
 	readonly onInterrupt: (isEmpty: boolean) => void;
 }
@@ -97,7 +99,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 				case "submit": {
 					const text = getText(buffer);
 					if (text.trim() === "") return;
-					onSubmit(text);
+					if (onSubmit(text) === false) return;
 					dispatch({ type: "setText", text: "" });
 					return;
 				}
@@ -134,11 +136,9 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 	);
 
 	const handleInput = useCallback(
-		(input: string, key: Key) => {
+		(input: string, key: Key, isPaste: boolean) => {
 			const { disabled, commands, onEscape, onInterrupt } = props.current;
-			// More than one character in one read is a paste (or keys typed in one burst): text only,
-			// never a submit, even when it contains newlines.
-			const isPaste = graphemes(input).length > 1;
+			// A bracketed paste is text only, never a submit, even when it contains newlines.
 			const action = isPaste ? undefined : matchKey(input, key);
 			const state = getState();
 			if (state.search !== undefined) {
@@ -168,7 +168,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 		[dispatch, getState, handleEditKey, handleSearchKey],
 	);
 
-	useInput(handleInput, { isActive: options.isActive });
+	useLatestInput(handleInput, options.isActive);
 }
 
 /** The word Tab completes: the current line left of the cursor, back to the last whitespace. */

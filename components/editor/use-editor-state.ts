@@ -231,16 +231,22 @@ export interface EditorStore {
 /**
  * Owns the editor state. Not `useReducer`: keys arrive in bursts within one tick, and Enter must
  * hand `onSubmit` the text produced by the keys before it, so the latest state lives in a ref that
- * every dispatch updates synchronously; React state only drives rendering.
+ * every dispatch updates synchronously; React state only drives rendering. `onText` hears every
+ * change of the text at once (not after a render, which an unmounting editor never gets).
  */
-export function useEditorState(initialText = ""): EditorStore {
+export function useEditorState(initialText = "", onText?: (text: string) => void): EditorStore {
 	const [state, setState] = useState(() => createEditorState(initialText));
 	const latest = useRef(state);
+	const listener = useRef(onText);
+	listener.current = onText;
 	const dispatch = useCallback((action: EditorAction) => {
-		const next = editorReducer(latest.current, action);
-		if (next === latest.current) return;
+		const previous = latest.current;
+		const next = editorReducer(previous, action);
+		if (next === previous) return;
 		latest.current = next;
 		setState(next);
+		const text = getText(next.buffer);
+		if (text !== getText(previous.buffer)) listener.current?.(text);
 	}, []);
 	const getState = useCallback(() => latest.current, []);
 	return { state, dispatch, getState };

@@ -39,9 +39,10 @@ function queryEdit(action: KeyAction | undefined): QueryEdit | undefined {
 
 /** Binds the search screen's keys: list keys move, editing keys edit the query, the rest is typed. */
 export function useSearchViewInput(options: SearchViewInputOptions): void {
-	useLatestInput((input: string, key: Key) => {
+	useLatestInput((input: string, key: Key, paste: boolean) => {
 		const { api, onSelect, onCancel, onToggleScope } = options;
 		const { dispatch } = api;
+		if (paste) return dispatch({ type: "type", text: input });
 		const action = matchKey(input, key);
 		switch (action) {
 			case "up":
@@ -56,9 +57,13 @@ export function useSearchViewInput(options: SearchViewInputOptions): void {
 				return dispatch({ type: "first" });
 			case "end":
 				return dispatch({ type: "last" });
-			case "submit":
-				if (api.selectedHit) onSelect(api.selectedHit);
+			case "submit": {
+				// The latest state, not the rendered one: keys before Enter in the same read moved the selection.
+				const { hits, selected } = api.getState();
+				const hit = hits[selected];
+				if (hit) onSelect(hit);
 				return;
+			}
 			case "cancel":
 				return onCancel();
 			case "tab":

@@ -1,4 +1,4 @@
-import { type Dispatch, useMemo, useReducer } from "react";
+import { type Dispatch, useMemo } from "react";
 import type { SearchHit } from "../../source/index/session-index.js";
 import {
 	backspace,
@@ -16,6 +16,7 @@ import {
 	wordRight,
 } from "../editor/editor-buffer.js";
 import { listWindow, windowStartFor } from "../list-window.js";
+import { useSyncReducer } from "../use-sync-reducer.js";
 
 /** Everything the search screen shows besides the controller's results: the query line and the window. */
 export interface SearchViewState {
@@ -135,6 +136,8 @@ export function initialSearchViewState(
 export interface SearchViewStateApi {
 	readonly state: SearchViewState;
 	readonly dispatch: Dispatch<SearchViewAction>;
+	/** The state after every action so far, rendered or not: what the next key of a burst acts on. */
+	readonly getState: () => SearchViewState;
 	readonly query: string;
 	readonly selectedHit: SearchHit | undefined;
 	readonly visibleHits: readonly SearchHit[];
@@ -149,7 +152,7 @@ export function useSearchViewState(
 	hitsQuery: string,
 	rows: number,
 ): SearchViewStateApi {
-	const [state, dispatch] = useReducer(searchViewReducer, undefined, () =>
+	const { state, dispatch, getState } = useSyncReducer(searchViewReducer, () =>
 		initialSearchViewState(initialQuery, hits, hitsQuery, rows),
 	);
 	const wantedRows = Math.max(1, rows);
@@ -161,11 +164,12 @@ export function useSearchViewState(
 		return {
 			state,
 			dispatch,
+			getState,
 			query: getText(state.buffer),
 			selectedHit: state.hits[state.selected],
 			visibleHits: state.hits.slice(window.start, window.end),
 			hiddenAbove: window.above,
 			hiddenBelow: window.below,
 		};
-	}, [state]);
+	}, [state, dispatch, getState]);
 }

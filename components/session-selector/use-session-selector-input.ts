@@ -36,17 +36,21 @@ function editAction(action: KeyAction | undefined): EditAction | undefined {
 
 /** Binds the picker's keys; it only dispatches to the state hook and calls back. */
 export function useSessionSelectorInput(options: SessionSelectorInputOptions): void {
-	useLatestInput((input: string, key: Key) => {
+	useLatestInput((input: string, key: Key, paste: boolean) => {
 		const { api, onSelect, onCancel, onDelete, onRename, onToggleScope } = options;
-		const { dispatch, selectedSession } = api;
-		const { mode, filter } = api.state;
+		const { dispatch } = api;
+		// The latest state, not the rendered one: the keys before this one in the same read count.
+		const { mode, filter, matches, selected } = api.getState();
+		const selectedSession = matches[selected];
 		if (mode.kind === "confirmDelete") {
+			if (paste) return;
 			const answer = matchConfirmKey(input, key);
 			if (answer === "confirm") onDelete(mode.path);
 			if (answer !== undefined) dispatch({ type: "endMode" });
 			return;
 		}
-		const action = matchKey(input, key);
+		// Pasted text is typed, never read as keys.
+		const action = paste ? undefined : matchKey(input, key);
 		const edit = editAction(action);
 		if (mode.kind === "rename") {
 			if (action === "submit") {

@@ -1,6 +1,7 @@
-import { type Dispatch, useMemo, useReducer } from "react";
+import { type Dispatch, useMemo } from "react";
 import type { SessionInfo } from "../../source/session/types.js";
 import { listWindow, windowStartFor } from "../list-window.js";
+import { useSyncReducer } from "../use-sync-reducer.js";
 import { fuzzyFilterSessions } from "./fuzzy.js";
 
 /** What the picker is doing: browsing, asking y/n before a delete, or editing a name. */
@@ -136,6 +137,8 @@ export function initialSessionSelectorState(sessions: readonly SessionInfo[], ro
 export interface SessionSelectorStateApi {
 	readonly state: SessionSelectorState;
 	readonly dispatch: Dispatch<SessionSelectorAction>;
+	/** The state after every action so far, rendered or not: what the next key of a burst acts on. */
+	readonly getState: () => SessionSelectorState;
 	readonly selectedSession: SessionInfo | undefined;
 	readonly visibleSessions: readonly SessionInfo[];
 	readonly hiddenAbove: number;
@@ -144,7 +147,7 @@ export interface SessionSelectorStateApi {
 
 /** Owns the picker's state; follows new `sessions` and `rows` props without losing the selection. */
 export function useSessionSelectorState(sessions: readonly SessionInfo[], rows: number): SessionSelectorStateApi {
-	const [state, dispatch] = useReducer(sessionSelectorReducer, undefined, () =>
+	const { state, dispatch, getState } = useSyncReducer(sessionSelectorReducer, () =>
 		initialSessionSelectorState(sessions, rows),
 	);
 	const wantedRows = Math.max(1, rows);
@@ -155,10 +158,11 @@ export function useSessionSelectorState(sessions: readonly SessionInfo[], rows: 
 		return {
 			state,
 			dispatch,
+			getState,
 			selectedSession: state.matches[state.selected],
 			visibleSessions: state.matches.slice(window.start, window.end),
 			hiddenAbove: window.above,
 			hiddenBelow: window.below,
 		};
-	}, [state]);
+	}, [state, dispatch, getState]);
 }

@@ -135,11 +135,17 @@ export class AgentSession {
 
 	// ── the agent ───────────────────────────────────────────────────────────
 
+	/** Why a prompt would be refused now (the session is open read-only), or undefined. */
+	get promptRefusal(): string | undefined {
+		const readOnly = this.#sessionManager.getReadOnlyReason();
+		return readOnly ? readOnlyMessage(readOnly, this.#sessionManager.getSessionFile()) : undefined;
+	}
+
 	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
 	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
 		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
-		const readOnly = this.#sessionManager.getReadOnlyReason();
-		if (readOnly) throw new Error(readOnlyMessage(readOnly, this.#sessionManager.getSessionFile()));
+		const refusal = this.promptRefusal;
+		if (refusal) throw new Error(refusal);
 		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
 		try {

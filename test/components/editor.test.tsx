@@ -50,7 +50,7 @@ function below(frame: string): string[] {
 }
 
 async function mount(overrides: Partial<EditorProps> = {}) {
-	const onSubmit = vi.fn<(text: string) => void>();
+	const onSubmit = vi.fn<(text: string) => boolean | undefined>();
 	const onEscape = vi.fn<() => void>();
 	const onInterrupt = vi.fn<(isEmpty: boolean) => void>();
 	const props: EditorProps = {
@@ -126,9 +126,9 @@ describe("typing and submitting", () => {
 		expect(onSubmit).toHaveBeenCalledWith("a\nb\nc\n");
 	});
 
-	it("inserts a paste literally, normalising CR and CRLF, without submitting", async () => {
+	it("inserts a bracketed paste literally, normalising CR and CRLF, without submitting", async () => {
 		const { onSubmit, press } = await mount();
-		const frame = await press("a\r\nb\rc", (f) => rows(f).length === 3);
+		const frame = await press("\x1b[200~a\r\nb\rc\x1b[201~", (f) => rows(f).length === 3);
 		expect(rows(frame)).toEqual(["› a", "  b", "  c"]);
 		expect(onSubmit).not.toHaveBeenCalled();
 		await press(KEYS.enter, (f) => f.includes("Ask anything"));

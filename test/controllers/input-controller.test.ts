@@ -29,6 +29,22 @@ const IDLE = { isStreaming: false };
 const STREAMING = { isStreaming: true };
 
 describe("InputController.route", () => {
+	it("refuses a message to a read-only session without recording it, and still runs commands", () => {
+		const { controller, added } = setup();
+		const refusal = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+		expect(controller.route("keep me", { isStreaming: false, refusal })).toEqual({
+			kind: "refused",
+			text: "keep me",
+			reason: refusal,
+		});
+		expect(controller.route("/fork", { isStreaming: false, refusal })).toEqual({
+			kind: "command",
+			name: "fork",
+			args: "",
+		});
+		expect(added).toEqual([]);
+	});
+
 	it("routes a slash line to a command with name and args", () => {
 		const { controller } = setup();
 		expect(controller.route("/model gpt-5", IDLE)).toEqual({ kind: "command", name: "model", args: "gpt-5" });
