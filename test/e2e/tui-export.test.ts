@@ -31,8 +31,8 @@ describe("export, dump and share from the full-screen UI", () => {
 		writeFileSync(join(bin, "browser"), `#!/bin/sh\necho "$1" >> "${join(temp.root, "opened.txt")}"\n`);
 		chmodSync(join(bin, "browser"), 0o755);
 	});
-	afterEach(() => {
-		term?.kill();
+	afterEach(async () => {
+		await term?.stop();
 		term = undefined;
 	});
 

@@ -46,8 +46,8 @@ describe("/search in the full-screen UI", () => {
 			append(sm, [userMessage("local chatter"), assistantMessage("nothing planted here")]),
 		);
 	});
-	afterEach(() => {
-		term?.kill();
+	afterEach(async () => {
+		await term?.stop();
 		term = undefined;
 	});
 

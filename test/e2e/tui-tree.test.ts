@@ -31,20 +31,19 @@ describe("/tree in the full-screen UI", () => {
 		await t.waitFor("answer 149");
 		await t.type("/tree");
 		t.write(KEY.enter);
-		let screen = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: answer 149") === true);
+		// Each wait names the whole frame it expects: a frame can be read half drawn.
+		const framed = (selected: string, marker: RegExp) => (s: string) =>
+			selectedLine(s)?.includes(selected) === true && marker.test(s) && s.includes("l label · Esc close");
+		let screen = await t.waitFor(framed("● assistant: answer 149", /▲ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
-		expect(screen).toMatch(/▲ \d+ more/);
 
 		t.write(KEY.home);
-		screen = await t.waitFor((s) => selectedLine(s)?.includes("user: question 0") === true);
+		screen = await t.waitFor(framed("user: question 0", /▼ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
-		expect(screen).toMatch(/▼ \d+ more/);
-		expect(screen).toContain("l label · Esc close");
 
 		t.write(KEY.end);
-		screen = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: answer 149") === true);
+		screen = await t.waitFor(framed("● assistant: answer 149", /▲ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
-		expect(screen).toContain("l label · Esc close");
 	});
 
 	it("keeps the active path in column 0 with twenty side branches hanging off it", async () => {

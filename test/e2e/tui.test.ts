@@ -19,8 +19,8 @@ describe("the full-screen UI in a real terminal", () => {
 		mkdirSync(project);
 		writeFileSync(join(project, "notes.txt"), "first note\nsecond note\n");
 	});
-	afterEach(() => {
-		term?.kill();
+	afterEach(async () => {
+		await term?.stop();
 		term = undefined;
 	});
 
@@ -43,7 +43,10 @@ describe("the full-screen UI in a real terminal", () => {
 		expect(welcome).toContain("Offline model — set ANTHROPIC_API_KEY");
 		await send(t, "read notes.txt", "second note");
 		// the answer's markdown is rendered: the code span shows without its backticks
-		const screen = await t.waitFor("The read tool returned");
+		// One condition for the whole frame: a frame can be read half drawn.
+		const screen = await t.waitFor(
+			(s) => s.includes("The read tool returned") && /offline model · [0-9a-f]{8}/.test(s),
+		);
 		expect(screen).toContain("● read notes.txt");
 		expect(screen).toMatch(/offline model · [0-9a-f]{8}/);
 	});

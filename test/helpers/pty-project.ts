@@ -36,8 +36,8 @@ export function usePtyProject(): PtyProject {
 		state.project = join(temp.root, "project");
 		mkdirSync(state.project);
 	});
-	afterEach(() => {
-		for (const terminal of terminals.splice(0)) terminal.kill();
+	afterEach(async () => {
+		await Promise.all(terminals.splice(0).map((terminal) => terminal.stop()));
 	});
 	return state;
 }

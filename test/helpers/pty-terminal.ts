@@ -150,4 +150,26 @@ export class PtyTerminal {
 			// already gone
 		}
 	}
+
+	/**
+	 * Kills the program and waits until it is gone: it saves its session on the way out, so a test
+	 * that removes its folders right after would race it. A program that ignores SIGHUP gets SIGKILL.
+	 */
+	async stop(): Promise<void> {
+		this.kill();
+		let timer: NodeJS.Timeout | undefined;
+		const stubborn = new Promise<void>((resolvePromise) => {
+			timer = setTimeout(() => {
+				try {
+					this.#process.kill("SIGKILL");
+				} catch {
+					// already gone
+				}
+				resolvePromise();
+			}, 5000);
+		});
+		await Promise.race([this.#exited.then(() => undefined), stubborn]);
+		clearTimeout(timer);
+		await this.#exited;
+	}
 }

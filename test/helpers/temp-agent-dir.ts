@@ -16,7 +16,7 @@ export function useTempAgentDir(): { readonly root: string; readonly agentDir: s
 	afterEach(() => {
 		if (previous === undefined) delete process.env.XCSH_AGENT_DIR;
 		else process.env.XCSH_AGENT_DIR = previous;
-		rmSync(state.root, { recursive: true, force: true });
+		rmSync(state.root, { recursive: true, force: true, maxRetries: 5 });
 	});
 	return state;
 }
