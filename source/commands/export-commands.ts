@@ -157,7 +157,6 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					setActivity?: ((label: string | undefined) => void) | undefined;
 				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity, collapseTools);
 				if (confirmed) return upload({ signal, setActivity });
-				if (!session.sessionManager.isPersisted()) return failure("Cannot export in-memory session to HTML");
 				let preview: ReturnType<typeof previewShare>;
 				try {
 					preview = previewShare(session, scoped.scope);

@@ -100,16 +100,20 @@ describe("export, dump and share from the full-screen UI", () => {
 		expect(readFileSync(file).equals(before)).toBe(true);
 	});
 
-	it("/dump with nothing yet says so; /share of an in-memory session is refused", async () => {
+	it("/dump with nothing yet says so; --no-session exports HTML from memory and offers /share", async () => {
 		const t = start({}, "$XCSH --no-session");
 		await t.waitFor("Type a prompt");
 		await command(t, "/dump");
 		await t.waitFor("No messages to dump yet");
 		await chat(t, "memory only", 'You said: "memory only"');
+		const page = join(project, "memory.html");
+		await command(t, "/export memory.html");
+		await t.waitFor((s) => flat(s).includes(`Exported to: ${page}`));
+		expect(readFileSync(page, "utf8")).toContain("memory only");
 		await command(t, "/share");
-		await t.waitFor("Cannot export in-memory session to HTML");
-		await command(t, "/export");
-		await t.waitFor((s) => (s.match(/Cannot export in-memory session to HTML/g) ?? []).length >= 2);
+		await t.waitFor("Enter/y share");
+		t.write("n");
+		await t.waitFor("Share cancelled");
 	});
 
 	it.skipIf(!canUseX)("/dump puts the session on the real clipboard (Xvfb + xsel; skipped without them)", async () => {

@@ -8,13 +8,12 @@ import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { type ExportCommandDeps, exportCommands } from "../../source/commands/export-commands.js";
 import type { CommandContext, CommandResult, SlashCommand } from "../../source/commands/types.js";
 import type { ClipboardMethod } from "../../source/export/clipboard.js";
+import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { type ShareOptions, type ShareResult, shareSession } from "../../source/export/share.js";
 import { AgentSession } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-
-const IN_MEMORY = "Cannot export in-memory session to HTML";
 
 describe("/dump, /export and /share", () => {
 	const temp = useTempAgentDir();
@@ -35,7 +34,7 @@ describe("/dump, /export and /share", () => {
 		return session;
 	}
 
-	/** Stub deps that record their calls; the exporter refuses in-memory sessions like the real one. */
+	/** Stub deps that record their calls. */
 	function stubs(options: { opens?: boolean; clipboard?: ClipboardMethod | Error; share?: ShareResult | Error } = {}) {
 		const calls = {
 			exported: [] as (string | undefined)[],
@@ -44,9 +43,8 @@ describe("/dump, /export and /share", () => {
 			shared: [] as ShareOptions[],
 		};
 		const deps: ExportCommandDeps = {
-			async exportHtml(session, outputPath) {
+			async exportHtml(_session, outputPath) {
 				calls.exported.push(outputPath);
-				if (!session.sessionManager.isPersisted()) throw new Error(IN_MEMORY);
 				const path = outputPath ?? join(temp.root, "default-export.html");
 				await writeFile(path, "<html></html>");
 				return path;
@@ -174,10 +172,18 @@ describe("/dump, /export and /share", () => {
 			expect(calls.exported).toEqual([]);
 		});
 
-		it("reports the exporter's refusal of an in-memory session", async () => {
+		it("exports an in-memory session (--no-session) to HTML like a saved one, with the real exporter", async () => {
+			const session = await makeSession(false);
+			session.sessionManager.appendMessage(userMessage("only in memory"));
 			const { deps, calls } = stubs();
-			expect(await run(deps, await makeSession(false), "/export out.html")).toEqual(notice("error", IN_MEMORY));
-			expect(calls.opened).toEqual([]);
+			deps.exportHtml = (current, outputPath, choice) =>
+				exportSessionToHtml(current.sessionManager, undefined, { ...(outputPath ? { outputPath } : {}), ...choice });
+			const path = join(temp.root, "memory.html");
+			expect(await run(deps, session, `/export ${path}`)).toEqual(
+				notice("info", `Exported to: ${path}\nScope: the whole tree (1 entry)`),
+			);
+			expect(readFileSync(path, "utf8")).toContain("only in memory");
+			expect(calls.opened).toEqual([path]);
 		});
 	});
 
@@ -289,11 +295,29 @@ export default async (htmlPath) => ({ url: "https://s.example/x", message: exist
 			expect(existsSync(calls.exported[0]!)).toBe(false);
 		});
 
-		it("fails with the exporter's message for an in-memory session", async () => {
+		it("shares an in-memory session: the confirm step, then the upload of the HTML made from memory", async () => {
+			const session = await makeSession(false);
+			session.sessionManager.appendMessage(userMessage("shared from memory"));
 			const { deps, calls } = stubs();
-			deps.share = shareSession;
-			expect(await run(deps, await makeSession(false), "/share --yes")).toEqual(notice("error", IN_MEMORY));
-			expect(calls.opened).toEqual([]);
+			deps.share = async (options) => {
+				calls.shared.push(options);
+				await options.exportHtml(join(temp.root, "upload.html"));
+				return { kind: "shared", url: "https://s.example/m" };
+			};
+			const asked = await run(deps, session, "/share");
+			if (asked.kind !== "confirm") throw new Error(`expected a confirm step, got ${JSON.stringify(asked)}`);
+			expect(asked.title).toMatch(/^Share the active branch \(1 entry\)\?/);
+			let html = "";
+			deps.exportHtml = async (current, outputPath, choice) => {
+				const path = await exportSessionToHtml(current.sessionManager, undefined, { outputPath, ...choice });
+				html = readFileSync(path, "utf8");
+				return path;
+			};
+			expect(await asked.run({})).toEqual(
+				notice("info", "Shared the active branch (1 entry)\nShared: https://s.example/m"),
+			);
+			expect(html).toContain("shared from memory");
+			expect(calls.shared).toHaveLength(1);
 		});
 	});
 });
