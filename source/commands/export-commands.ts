@@ -35,6 +35,10 @@ const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
 /** /export's switches (the rest are the scope words and the path). */
 const FLAG_WORDS = new Set(["--no-redact", "--focused", "--collapse-tools", "--force"]);
 
+/** /dump inside a tmux that ignores a pane's OSC 52 (its default `set-clipboard external`). */
+const TMUX_DROPS_OSC52 =
+	"Not copied: tmux drops the clipboard sequence (OSC 52) unless set-clipboard is on; run tmux set -g set-clipboard on, then /dump again";
+
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 // The shell would expand ~ for a CLI path; a slash command has no shell, so do it here.
@@ -61,9 +65,14 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					findings.length === 0 ? "" : ` (${findings.length} ${findings.length === 1 ? "secret" : "secrets"} redacted)`;
 				try {
 					const method = await deps.copyToClipboard(text);
-					return info(
-						`${method === "osc52" ? "Session copied to the clipboard (OSC 52)" : "Session copied to the clipboard"}${note}`,
-					);
+					switch (method) {
+						case "clipboard":
+							return info(`Session copied to the clipboard${note}`);
+						case "osc52":
+							return info(`Session copied to the clipboard (OSC 52)${note}`);
+						case "osc52-dropped-by-tmux":
+							return warning(`${TMUX_DROPS_OSC52}${note}`);
+					}
 				} catch (error) {
 					return failure(`Could not copy to the clipboard: ${messageOf(error)}`);
 				}

@@ -102,6 +102,13 @@ describe("/dump, /export and /share", () => {
 
 			const osc = stubs({ clipboard: "osc52" });
 			expect(await run(osc.deps, session, "/dump")).toEqual(notice("info", "Session copied to the clipboard (OSC 52)"));
+			const tmux = stubs({ clipboard: "osc52-dropped-by-tmux" });
+			expect(await run(tmux.deps, session, "/dump")).toEqual(
+				notice(
+					"warning",
+					"Not copied: tmux drops the clipboard sequence (OSC 52) unless set-clipboard is on; run tmux set -g set-clipboard on, then /dump again",
+				),
+			);
 			const broken = stubs({ clipboard: new Error("no terminal") });
 			expect(await run(broken.deps, session, "/dump")).toEqual(
 				notice("error", "Could not copy to the clipboard: no terminal"),
