@@ -10,6 +10,7 @@ import { copyToClipboard } from "../source/export/clipboard.js";
 import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
+import { describeShareDestination } from "../source/export/share-destination.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { readOnlyMessage } from "../source/session/agent-session-options.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
@@ -82,6 +83,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 					),
 				share: shareSession,
 				openInBrowser: (target) => openInBrowser(target),
+				shareDestination: (signal) => describeShareDestination({ signal }),
 				copyToClipboard: (text) => copyToClipboard(text),
 			}),
 		),

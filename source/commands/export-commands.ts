@@ -17,6 +17,8 @@ export interface ExportCommandDeps {
 	): Promise<string>;
 	share(options: ShareOptions): Promise<ShareResult>;
 	openInBrowser(target: string): Promise<boolean>;
+	/** Where /share would upload, for its confirm step (`describeShareDestination`). */
+	shareDestination(signal?: AbortSignal): Promise<string>;
 	copyToClipboard(text: string): Promise<ClipboardMethod>;
 }
 
@@ -26,10 +28,11 @@ import { chooseExportFormat, freeDefaultPath } from "../export/export-target.js"
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
+import { previewShare, type SharePreview } from "../export/share-preview.js";
 import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
 import { type TextFormat, writeTextExport } from "../export/text-export.js";
 import { loadRedactionConfig } from "../redaction/config.js";
-import { redactEntries, redactText } from "../redaction/redact.js";
+import { redactText } from "../redaction/redact.js";
 
 const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
 /** /export's switches (the rest are the scope words and the path). */
@@ -166,9 +169,9 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					setActivity?: ((label: string | undefined) => void) | undefined;
 				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity, collapseTools);
 				if (confirmed) return upload({ signal, setActivity });
-				let preview: ReturnType<typeof previewShare>;
+				let preview: SharePreview;
 				try {
-					preview = previewShare(session, scoped.scope);
+					preview = previewShare(session.sessionManager, scoped.scope, await deps.shareDestination(signal));
 				} catch (error) {
 					return failure(messageOf(error));
 				}
@@ -177,16 +180,6 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		},
 		sharesCommand,
 	];
-}
-
-/** What a share would carry: the scope and the secrets that will be redacted (masked), for the confirm step. */
-function previewShare(session: AgentSession, scope: ExportScope): { title: string; details: string[] } {
-	const { entries } = entriesInScope(session.sessionManager, scope);
-	const { summary } = redactEntries(entries, { config: loadRedactionConfig().config });
-	const secrets = describeRedaction(summary) ?? "no secrets found";
-	const title = `Share ${describeScope(scope, entries.length)}? ${secrets}${summary.total > 0 ? " — they are redacted before upload" : ""}`;
-	const details = summary.byEntry.map((e) => `entry ${e.entryId}: ${e.kinds.join(", ")} — ${e.previews.join(", ")}`);
-	return { title, details: details.length > 0 ? details : ["Nothing to redact was found."] };
 }
 
 /** The upload itself (after confirmation). */

@@ -146,6 +146,9 @@ describe("export, dump and share from the full-screen UI", () => {
 		await chat(t, "share me", 'You said: "share me"');
 		await command(t, "/share");
 		await t.waitFor("Enter/y share");
+		// The title wraps inside the box at this width: its parts, not the whole line.
+		expect(t.screen()).toContain("to your share module");
+		expect(t.screen()).toContain("/agent/share.mjs?");
 		t.write("y");
 		await t.waitFor("https://share.example/abc");
 		await t.waitFor(() => opened().includes("https://share.example/abc"));
@@ -163,7 +166,7 @@ describe("export, dump and share from the full-screen UI", () => {
 		const pidFile = join(temp.root, "gh.pid");
 		writeFileSync(
 			join(bin, "gh"),
-			`#!/bin/sh\nif [ "$1" = "auth" ]; then exit 0; fi\necho $$ > "${pidFile}"\nexec sleep 60\n`,
+			`#!/bin/sh\nif [ "$1" = "auth" ]; then echo "Logged in to github.com account tester (keyring)"; exit 0; fi\necho $$ > "${pidFile}"\nexec sleep 60\n`,
 		);
 		chmodSync(join(bin, "gh"), 0o755);
 		const t = start();
@@ -171,6 +174,7 @@ describe("export, dump and share from the full-screen UI", () => {
 		await chat(t, "gist me", 'You said: "gist me"');
 		await command(t, "/share");
 		await t.waitFor("Enter/y share");
+		expect(t.screen()).toContain("to a secret gist on github.com/tester?");
 		t.write("\r");
 		await t.waitFor("Creating gist");
 		await t.waitFor(() => existsSync(pidFile));

@@ -47,6 +47,7 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 			}),
 		share: async () => ({ kind: "cancelled" }),
 		openInBrowser: async () => true,
+		shareDestination: async () => "a secret gist on github.com/tester",
 		copyToClipboard: async () => "clipboard",
 	};
 

@@ -59,6 +59,9 @@ describe("/dump, /export and /share", () => {
 				calls.opened.push(target);
 				return options.opens ?? true;
 			},
+			async shareDestination() {
+				return "a secret gist on github.com/tester";
+			},
 			async copyToClipboard(text) {
 				calls.copied.push(text);
 				if (options.clipboard instanceof Error) throw options.clipboard;
@@ -218,7 +221,9 @@ describe("/dump, /export and /share", () => {
 			const asked = await run(deps, session, "/share");
 			expect(asked).toMatchObject({
 				kind: "confirm",
-				title: expect.stringMatching(/^Share the active branch \(\d+ entr(y|ies)\)\? no secrets found$/),
+				title: expect.stringMatching(
+					/^Share the active branch \(\d+ entr(y|ies)\) to a secret gist on github\.com\/tester\? no secrets found$/,
+				),
 			});
 			expect(calls.shared).toHaveLength(0);
 			if (asked.kind !== "confirm") throw new Error("expected a confirm step");
@@ -229,6 +234,33 @@ describe("/dump, /export and /share", () => {
 				text: expect.stringContaining("Shared: https://s.example/1"),
 			});
 			expect(calls.shared).toHaveLength(1);
+		});
+
+		it("the confirm step's details name each entry with a secret by role and a redacted snippet", async () => {
+			const session = await makeSession(true);
+			const token = "ghp_FAKETpnAMD2zhau2IfUknAkMIQJqgDmFwp7F";
+			session.sessionManager.appendMessage(userMessage("hello"));
+			const cloned = session.sessionManager.appendMessage(
+				userMessage(`please run git clone https://x-access-token:${token}@github.com/acme/repo.git for me`),
+			);
+			const answer = assistantMessage("done");
+			answer.content.push({ type: "toolCall", id: "c1", name: "bash", arguments: { command: `echo ${token}` } });
+			const called = session.sessionManager.appendMessage(answer);
+			const long = session.sessionManager.appendMessage(
+				userMessage(`${"word ".repeat(40)}token=${token} ${"tail ".repeat(40)}`),
+			);
+			const { deps } = stubs();
+			const asked = await run(deps, session, "/share");
+			if (asked.kind !== "confirm") throw new Error("expected a confirm step");
+			expect(asked.title).toBe(
+				"Share the active branch (4 entries) to a secret gist on github.com/tester? 3 secrets redacted (3 github-token) — they are redacted before upload",
+			);
+			expect(asked.details).toEqual([
+				`user ${cloned.slice(0, 8)}: "please run git clone https://x-access-token:[REDACTED:github-token]@github.com/acme/repo.git for me" — github-token: ghp_…`,
+				`assistant ${called.slice(0, 8)}: "done [Assistant tool call]: bash({"command":"echo [REDACTED:github-token]"})" — github-token: ghp_…`,
+				`user ${long.slice(0, 8)}: "…word word word word word word token=[REDACTED:github-token] tail tail tail tail tail tail tail…" — github-token: ghp_…`,
+			]);
+			expect(asked.details.join("\n")).not.toContain(token);
 		});
 
 		it("shows the gist's preview and gist URLs, opens the preview and drives the activity line", async () => {
@@ -313,7 +345,9 @@ export default async (htmlPath) => ({ url: "https://s.example/x", message: exist
 			};
 			const asked = await run(deps, session, "/share");
 			if (asked.kind !== "confirm") throw new Error(`expected a confirm step, got ${JSON.stringify(asked)}`);
-			expect(asked.title).toMatch(/^Share the active branch \(1 entry\)\?/);
+			expect(asked.title).toBe(
+				"Share the active branch (1 entry) to a secret gist on github.com/tester? no secrets found",
+			);
 			let html = "";
 			deps.exportHtml = async (current, outputPath, choice) => {
 				const path = await exportSessionToHtml(current.sessionManager, undefined, { outputPath, ...choice });
