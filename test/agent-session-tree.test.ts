@@ -139,7 +139,7 @@ describe("AgentSession tree navigation and compaction", () => {
 				compaction: { keepRecentTokens: 1000, reserveTokens: 2000 },
 			});
 			sessions.push(session);
-			await expect(session.compact()).rejects.toThrow("Nothing to compact yet");
+			await expect(session.compact()).rejects.toThrow(new Error("Nothing to compact yet: the session has no messages"));
 			const events: AgentSessionEvent[] = [];
 			session.subscribe((e) => events.push(e));
 			await session.prompt("one");

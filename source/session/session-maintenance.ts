@@ -91,8 +91,9 @@ export class SessionMaintenance {
 	/** Summarises everything before the recent context into a compaction entry. */
 	async compact(instructions: string | undefined, reason: "manual" | "auto"): Promise<CompactionResult> {
 		const { sessionManager, emit } = this.#deps;
-		const plan = planCompaction(sessionManager.getBranch(), this.#settings);
-		if (!plan) throw new Error("Nothing to compact yet");
+		const planning = planCompaction(sessionManager.getBranch(), this.#settings);
+		if (planning.kind === "nothing") throw new Error(`Nothing to compact yet: ${planning.reason}`);
+		const { plan } = planning;
 		emit({ type: "compaction_start", reason });
 		try {
 			const request = await this.#summaryRequestBase();

@@ -164,7 +164,7 @@ describe("CommandController and the slash commands", () => {
 		expect(await controller.execute("compact", "")).toEqual({
 			kind: "notice",
 			level: "error",
-			text: "Nothing to compact yet",
+			text: "Nothing to compact yet: the session has no messages",
 		});
 		const info = (await controller.execute("session", "")) as { text: string };
 		expect(info.text).toContain("File: (in memory, not saved)");
