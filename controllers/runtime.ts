@@ -35,7 +35,10 @@ export interface RuntimeOptions {
 export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime> {
 	const registry = await ModelRegistry.load();
 	const model = options.model ? registry.find(options.model) : registry.getDefault();
-	if (!model) throw new Error(`Unknown model: ${options.model}. Run xcsh --list-models to see the available ones.`);
+	if (!model) {
+		const why = registry.missingKey(options.model ?? "") ?? `Unknown model: ${options.model}`;
+		throw new Error(`${why}. Run xcsh --list-models to see the available ones.`);
+	}
 	const setupNotices: string[] = [];
 	const sessionManager = await options.sessionManager((text) => setupNotices.push(text));
 	const extensions = await loadExtensions(options.extensions, options.cwd);

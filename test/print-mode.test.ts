@@ -91,6 +91,11 @@ describe("xcsh -p", () => {
 		const unknown = await run(["-p", "--model", "nope/model", "hi"]);
 		expect(unknown).toMatchObject({ status: 2 });
 		expect(unknown.stderr).toBe("Unknown model: nope/model. Run xcsh --list-models to see the available ones.\n");
+		const keyless = await run(["-p", "--model", "anthropic/claude-sonnet-4-5", "hi"]);
+		expect(keyless).toMatchObject({ status: 2 });
+		expect(keyless.stderr).toBe(
+			"anthropic/claude-sonnet-4-5 needs ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN). Run xcsh --list-models to see the available ones.\n",
+		);
 		const thinking = await run(["-p", "--thinking", "huge", "hi"]);
 		expect(thinking.status).toBe(2);
 		expect(thinking.stderr).toContain('--thinking must be one of off, minimal, low, medium, high, xhigh (got "huge")');

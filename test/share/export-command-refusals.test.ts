@@ -53,7 +53,10 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 
 	async function run(session: AgentSession, args: string): Promise<CommandResult> {
 		const command = exportCommands(deps).find((c: SlashCommand) => c.name === "export")!;
-		return command.run({ session, models: { list: () => [], find: () => undefined } }, args);
+		return command.run(
+			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
+			args,
+		);
 	}
 
 	const error = (text: string) => ({ kind: "notice", level: "error", text });

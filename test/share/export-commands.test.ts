@@ -80,7 +80,11 @@ describe("/dump, /export and /share", () => {
 		const [name = "", ...rest] = line.slice(1).split(" ");
 		const command = exportCommands(deps).find((c: SlashCommand) => c.name === name);
 		if (!command) throw new Error(`no /${name}`);
-		const context: CommandContext = { session, models: { list: () => [], find: () => undefined }, ...extra };
+		const context: CommandContext = {
+			session,
+			models: { list: () => [], find: () => undefined, missingKey: () => undefined },
+			...extra,
+		};
 		return command.run(context, rest.join(" "));
 	}
 
