@@ -1,9 +1,11 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getExportsDir } from "../agent-dir.js";
 import type { ClipboardMethod } from "../export/clipboard.js";
 import type { ShareOptions, ShareResult } from "../export/share.js";
 import { parseShellWords } from "../export/shell-words.js";
+import { ensurePrivateDir } from "../private-files.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
 
@@ -24,7 +26,7 @@ export interface ExportCommandDeps {
 
 import { findCustomShare } from "../export/custom-share.js";
 import { describeScope, type ExportScope, entriesInScope, parseScopeWords, scopeName } from "../export/export-scope.js";
-import { chooseExportFormat, freeDefaultPath } from "../export/export-target.js";
+import { chooseExportFormat, type ExportFormat, freeDefaultPath } from "../export/export-target.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
@@ -109,9 +111,15 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				let scopeLine = "";
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
-				const requested = words[0] === undefined ? undefined : expandHome(words[0]);
-				const chosen = chooseExportFormat(requested, format);
+				const named = words[0] === undefined ? undefined : expandHome(words[0]);
+				const chosen = chooseExportFormat(named, format);
 				if ("error" in chosen) return failure(chosen.error);
+				let requested: string;
+				try {
+					requested = named ?? (await defaultExportPath(session, chosen.format, force));
+				} catch (error) {
+					return failure(messageOf(error));
+				}
 				if (chosen.format !== "html")
 					return exportText(session, chosen.format, requested, scoped.scope, { focused, redact, force });
 				let path: string;
@@ -221,11 +229,21 @@ async function shareScoped(
 	return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
 }
 
+/**
+ * `<agent dir>/exports/xcsh-session-<id>.<ext>` (`-2`, `-3`, … when taken): the folder is created
+ * private like the rest of the agent dir; the file itself keeps the person's umask.
+ */
+async function defaultExportPath(session: AgentSession, format: ExportFormat, force: boolean): Promise<string> {
+	const folder = getExportsDir();
+	await ensurePrivateDir(folder);
+	return freeDefaultPath(folder, `xcsh-session-${session.sessionManager.getSessionId()}`, format, force);
+}
+
 /** /export --format md|json: the path of the scope (the active branch for the whole tree) as text. */
 async function exportText(
 	session: AgentSession,
 	format: TextFormat,
-	requested: string | undefined,
+	requested: string,
 	scope: ExportScope,
 	options: { focused: boolean; redact: boolean; force: boolean },
 ): Promise<CommandResult> {
@@ -233,11 +251,7 @@ async function exportText(
 	let redacted: string | undefined;
 	try {
 		const { entries, leafId } = entriesInScope(manager, scope.kind === "tree" ? { kind: "branch" } : scope);
-		const output =
-			requested === undefined
-				? await freeDefaultPath(process.cwd(), `xcsh-session-${manager.getSessionId()}`, format, options.force)
-				: resolve(requested);
-		const path = await writeTextExport(manager.getHeader(), entries, leafId, output, {
+		const path = await writeTextExport(manager.getHeader(), entries, leafId, resolve(requested), {
 			format,
 			focused: options.focused,
 			redact: options.redact,

@@ -139,13 +139,12 @@ describe("/dump, /export and /share", () => {
 			expect(calls.exported.at(-1)).toBe(escaped);
 		});
 
-		it("uses the exporter's default path without an argument and expands ~", async () => {
+		it("without a path exports to the exports folder of the agent dir, and expands ~", async () => {
 			const { deps, calls } = stubs();
 			const session = await makeSession(true);
-			expect(await run(deps, session, "/export")).toEqual(
-				notice("info", `Exported to: ${join(temp.root, "default-export.html")}`),
-			);
-			expect(calls.exported).toEqual([undefined]);
+			const path = join(temp.agentDir, "exports", `xcsh-session-${session.sessionManager.getSessionId()}.html`);
+			expect(await run(deps, session, "/export")).toEqual(notice("info", `Exported to: ${path}`));
+			expect(calls.exported).toEqual([path]);
 			const home = stubs();
 			home.deps.exportHtml = async (_session, outputPath) => {
 				home.calls.exported.push(outputPath);
