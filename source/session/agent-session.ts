@@ -54,6 +54,7 @@ export class AgentSession {
 			apiKey: (provider) => this.#models.getApiKey(provider),
 			emit: (event) => this.#emit(event),
 			settings: options.compaction ?? {},
+			rebuild: () => this.#restoreFromSession(),
 		});
 		this.#extensions.onError((error) =>
 			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
