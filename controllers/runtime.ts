@@ -9,6 +9,7 @@ import { copyToClipboard } from "../source/export/clipboard.js";
 import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
+import { describeShareDestination } from "../source/export/share-destination.js";
 import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { readOnlyMessage } from "../source/session/agent-session-options.js";
@@ -49,7 +50,10 @@ export interface RuntimeOptions {
 export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime> {
 	const registry = await ModelRegistry.load();
 	const model = options.model ? registry.find(options.model) : registry.getDefault();
-	if (!model) throw new Error(`Unknown model: ${options.model}. Run xcsh --list-models to see the available ones.`);
+	if (!model) {
+		const why = registry.missingKey(options.model ?? "") ?? `Unknown model: ${options.model}`;
+		throw new Error(`${why}. Run xcsh --list-models to see the available ones.`);
+	}
 	const setupNotices: string[] = [];
 	const sessionManager = await options.sessionManager((text) => setupNotices.push(text));
 	const extensions = await loadExtensions(options.extensions, options.cwd);
@@ -97,6 +101,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 					),
 				share: shareSession,
 				openInBrowser: (target) => openInBrowser(target),
+				shareDestination: (signal) => describeShareDestination({ signal }),
 				copyToClipboard: (text) => copyToClipboard(text),
 			}),
 		),

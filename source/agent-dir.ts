@@ -11,3 +11,8 @@ export function getAgentDir(): string {
 export function getSessionsRoot(): string {
 	return join(getAgentDir(), "sessions");
 }
+
+/** Where `/export` without a path writes: outside the work tree, so an export is never committed by accident. */
+export function getExportsDir(): string {
+	return join(getAgentDir(), "exports");
+}

@@ -1,6 +1,7 @@
 import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
 import meow from "meow";
 import { runSessionsCommand } from "./cli/sessions-command.js";
+import { unknownFlags, unknownFlagsMessage } from "./cli/unknown-flags.js";
 import { type LogSink, setLogSink } from "./logger.js";
 import { tightenAgentDir, tightenedNotice } from "./private-files.js";
 
@@ -48,36 +49,35 @@ const HELP = `
   Sessions live in ~/.xcsh/agent (set XCSH_AGENT_DIR to use another directory).
 `;
 
-const cli = meow(HELP, {
-	importMeta: import.meta,
-	allowUnknownFlags: false,
-	flags: {
-		print: { type: "boolean", shortFlag: "p", default: false },
-		model: { type: "string" },
-		thinking: { type: "string" },
-		continue: { type: "boolean", shortFlag: "c", default: false },
-		resume: { type: "string", shortFlag: "r" },
-		session: { type: "boolean", default: true },
-		extension: { type: "string", isMultiple: true, default: [] },
-		listModels: { type: "boolean", default: false },
-		export: { type: "string" },
-		redact: { type: "boolean", default: true },
-		format: { type: "string" },
-		focused: { type: "boolean", default: false },
-		collapseTools: { type: "boolean", default: false },
-		force: { type: "boolean", default: false },
-		all: { type: "boolean", default: false },
-		json: { type: "boolean", default: false },
-		sessionDir: { type: "string" },
-		limit: { type: "number", default: 20 },
-		fix: { type: "boolean", default: false },
-		unlock: { type: "boolean", default: false },
-		olderThan: { type: "string" },
-		role: { type: "string" },
-		since: { type: "string" },
-		until: { type: "string" },
-	},
-});
+const FLAGS = {
+	print: { type: "boolean", shortFlag: "p", default: false },
+	model: { type: "string" },
+	thinking: { type: "string" },
+	continue: { type: "boolean", shortFlag: "c", default: false },
+	resume: { type: "string", shortFlag: "r" },
+	session: { type: "boolean", default: true },
+	extension: { type: "string", isMultiple: true, default: [] as string[] },
+	listModels: { type: "boolean", default: false },
+	export: { type: "string" },
+	redact: { type: "boolean", default: true },
+	format: { type: "string" },
+	focused: { type: "boolean", default: false },
+	collapseTools: { type: "boolean", default: false },
+	force: { type: "boolean", default: false },
+	all: { type: "boolean", default: false },
+	json: { type: "boolean", default: false },
+	sessionDir: { type: "string" },
+	limit: { type: "number", default: 20 },
+	fix: { type: "boolean", default: false },
+	unlock: { type: "boolean", default: false },
+	olderThan: { type: "string" },
+	role: { type: "string" },
+	since: { type: "string" },
+	until: { type: "string" },
+} as const;
+
+// Unknown flags are allowed through meow and refused in main() with one line (meow's own message takes two).
+const cli = meow(HELP, { importMeta: import.meta, allowUnknownFlags: true, flags: FLAGS });
 
 // CLI paths print diagnostics on stderr; the TUI keeps the default log file sink.
 const stderrSink: LogSink = (level, message) => process.stderr.write(`xcsh: ${level}: ${message}\n`);
@@ -139,6 +139,11 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 }
 
 async function main(): Promise<number> {
+	const unknown = unknownFlags(FLAGS, cli.unnormalizedFlags);
+	if (unknown.length > 0) {
+		process.stderr.write(`${unknownFlagsMessage(unknown)}\n`);
+		return 2;
+	}
 	const [command, ...args] = cli.input;
 	const io = {
 		stdout: (text: string) => process.stdout.write(text),

@@ -51,6 +51,44 @@ describe("AgentSession tree navigation and compaction", () => {
 		expect(events.find((e) => e.type === "session_tree")).toMatchObject({ newLeafId: second.parentId });
 	});
 
+	it("after navigating, the model and thinking level are those recorded on the new path", async () => {
+		const thinker = registerFauxProvider({
+			provider: "thinker",
+			api: "thinker-api",
+			models: [{ id: "deep", reasoning: true }],
+		});
+		try {
+			thinker.setResponses([fauxAssistantMessage("deep answer"), fauxAssistantMessage("deep again")]);
+			const session = await AgentSession.create({
+				sessionManager: await SessionManager.create(temp.root),
+				models: resolver(thinker.getModel(), OFFLINE_MODEL),
+				model: thinker.getModel(),
+			});
+			sessions.push(session);
+			session.setThinkingLevel("high");
+			await session.prompt("first, thinking hard");
+			const firstAnswer = session.sessionManager.getLeafId()!;
+			session.setModel(OFFLINE_MODEL);
+			session.setThinkingLevel("low");
+			await session.prompt("second, offline");
+			expect(modelRef(session.model)).toBe("xcsh/offline");
+			expect(session.thinkingLevel).toBe("low");
+
+			await session.navigateTree(firstAnswer);
+			expect(modelRef(session.model)).toBe(modelRef(thinker.getModel()));
+			expect(session.thinkingLevel).toBe("high");
+			// With a summary of the branch left behind too, and back again.
+			const offlineLeaf = session.sessionManager.getBranch(
+				session.sessionManager.getEntries().findLast((e) => e.type === "message")!.id,
+			);
+			await session.navigateTree(offlineLeaf.at(-1)!.id, { summarize: false });
+			expect(modelRef(session.model)).toBe("xcsh/offline");
+			expect(session.thinkingLevel).toBe("low");
+		} finally {
+			thinker.unregister();
+		}
+	});
+
 	it("navigating with a summary writes a branch_summary of the abandoned branch and rebuilds the context", async () => {
 		faux.setResponses([
 			fauxAssistantMessage("a1"),
@@ -139,7 +177,7 @@ describe("AgentSession tree navigation and compaction", () => {
 				compaction: { keepRecentTokens: 1000, reserveTokens: 2000 },
 			});
 			sessions.push(session);
-			await expect(session.compact()).rejects.toThrow("Nothing to compact yet");
+			await expect(session.compact()).rejects.toThrow(new Error("Nothing to compact yet: the session has no messages"));
 			const events: AgentSessionEvent[] = [];
 			session.subscribe((e) => events.push(e));
 			await session.prompt("one");

@@ -26,9 +26,19 @@ describe("xcsh CLI", () => {
 		const unknown = run(["frobnicate"]);
 		expect(unknown.status).toBe(2);
 		expect(unknown.stderr).toBe("Unknown command: frobnicate. Run xcsh --help for usage.\n");
-		const flag = run(["sessions", "--bogus"]);
-		expect(flag.status).not.toBe(0);
-		expect(flag.stderr).toContain("Unknown flag");
+		for (const args of [["--bogus"], ["sessions", "--bogus"], ["-p", "hi", "--bogus=3"]]) {
+			expect(run(args)).toMatchObject({
+				status: 2,
+				stdout: "",
+				stderr: "Unknown flag: --bogus. Run xcsh --help for usage.\n",
+			});
+		}
+		expect(run(["--bogus", "-x", "--no-such-thing"])).toMatchObject({
+			status: 2,
+			stderr: "Unknown flags: --bogus, -x, --no-such-thing. Run xcsh --help for usage.\n",
+		});
+		// Known flags in every spelling still parse: kebab case, short forms, --no-<boolean>.
+		expect(run(["sessions", "--all", "--json", "--no-session"]).status).toBe(0);
 		expect(run(["sessions", "nope"]).stderr).toBe("Unknown sessions command: nope (expected list or info)\n");
 	});
 

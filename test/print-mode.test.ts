@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../source/session/session-manager.js";
@@ -89,6 +91,11 @@ describe("xcsh -p", () => {
 		const unknown = await run(["-p", "--model", "nope/model", "hi"]);
 		expect(unknown).toMatchObject({ status: 2 });
 		expect(unknown.stderr).toBe("Unknown model: nope/model. Run xcsh --list-models to see the available ones.\n");
+		const keyless = await run(["-p", "--model", "anthropic/claude-sonnet-4-5", "hi"]);
+		expect(keyless).toMatchObject({ status: 2 });
+		expect(keyless.stderr).toBe(
+			"anthropic/claude-sonnet-4-5 needs ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN). Run xcsh --list-models to see the available ones.\n",
+		);
 		const thinking = await run(["-p", "--thinking", "huge", "hi"]);
 		expect(thinking.status).toBe(2);
 		expect(thinking.stderr).toContain('--thinking must be one of off, minimal, low, medium, high, xhigh (got "huge")');
@@ -132,6 +139,29 @@ describe("xcsh -p", () => {
 		const [session] = await SessionManager.list(project);
 		expect(readFileSync(session!.path, "utf8")).toContain('"stopReason":"error"');
 	});
+
+	for (const api of ["openai-completions", "anthropic-messages"] as const) {
+		it(`${api}: an endpoint that cannot be reached is named with its provider`, async () => {
+			// A port that was just free: nothing listens there, so the connection is refused.
+			const closed = createServer();
+			await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+			const { port } = closed.address() as AddressInfo;
+			await new Promise((resolve) => closed.close(resolve));
+			const baseUrl = `http://127.0.0.1:${port}/v1`;
+			mkdirSync(temp.agentDir, { recursive: true });
+			writeFileSync(
+				join(temp.agentDir, "models.json"),
+				JSON.stringify({
+					providers: { loop: { baseUrl, api, apiKey: "k", models: [{ id: "m", contextWindow: 1000 }] } },
+				}),
+			);
+			const result = await run(["-p", "--no-session", "--model", "loop/m", "hello"]);
+			expect(result.status).toBe(1);
+			expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
+				`xcsh: Cannot reach loop at ${baseUrl} (Connection error.)`,
+			);
+		});
+	}
 
 	it("--continue appends to the newest session of the project", async () => {
 		await run(["-p", "first prompt"]);

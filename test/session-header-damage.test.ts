@@ -74,7 +74,9 @@ describe("a header with a malformed version in a file whose entries carry ids", 
 
 	it("xcsh -p --resume refuses to add to it and says how to repair it; the file is untouched", async () => {
 		const file = join(temp.root, "damaged.jsonl");
-		const original = `${[headerWith(null), ...treeLines()].join("\n")}\n`;
+		// This project's session (another project's would first be offered as a fork).
+		const header = headerWith(null).replace(JSON.stringify(CWD), JSON.stringify(temp.root));
+		const original = `${[header, ...treeLines()].join("\n")}\n`;
 		writeFileSync(file, original);
 		const result = await runCliAsync(["-p", "--resume", file, "hi"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(result.status).toBe(1);

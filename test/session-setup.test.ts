@@ -85,6 +85,36 @@ describe("how the CLI picks the session (--resume, --continue, --no-session)", (
 		}
 	});
 
+	it("--resume <file> of another project's session asks the same fork question as --resume <id>", async () => {
+		const foreign = await session(elsewhere, "from elsewhere");
+		const file = foreign.getSessionFile()!;
+		const questions: string[] = [];
+		const yes = await createSessionManager({ ...none, resume: file }, here, async (q) => {
+			questions.push(q);
+			return true;
+		});
+		expect(questions).toEqual([`Session found in different project: ${elsewhere}. Fork into current directory?`]);
+		expect(yes.getCwd()).toBe(here);
+		expect(yes.getSessionFile()).not.toBe(file);
+		expect(yes.getHeader().parentSession).toBe(file);
+		await yes.close();
+		for (const answer of [false, undefined]) {
+			await expect(createSessionManager({ ...none, resume: file }, here, async () => answer)).rejects.toThrow(
+				new Error(`Session ${foreign.getSessionId()} belongs to ${elsewhere}; not forked into ${here}`),
+			);
+		}
+		// This project's own file opens without a question.
+		const local = await session(here, "mine");
+		const asked: string[] = [];
+		const opened = await createSessionManager({ ...none, resume: local.getSessionFile()! }, here, async (q) => {
+			asked.push(q);
+			return true;
+		});
+		expect(asked).toEqual([]);
+		expect(opened.getSessionFile()).toBe(local.getSessionFile());
+		await opened.close();
+	});
+
 	it("--continue prefers this terminal's breadcrumb, else the newest session, else a new one", async () => {
 		process.env.XCSH_TERMINAL_ID = "test-term";
 		const fresh = await createSessionManager({ ...none, continue: true }, here);

@@ -76,7 +76,8 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 	for (const error of registry.configErrors()) io.stderr(`xcsh: ${error}\n`);
 	const model = flags.model ? registry.find(flags.model) : registry.getDefault();
 	if (!model) {
-		io.stderr(`Unknown model: ${flags.model}. Run xcsh --list-models to see the available ones.\n`);
+		const why = registry.missingKey(flags.model ?? "") ?? `Unknown model: ${flags.model}`;
+		io.stderr(`${why}. Run xcsh --list-models to see the available ones.\n`);
 		return 2;
 	}
 	let thinkingLevel: ThinkingLevel | undefined;

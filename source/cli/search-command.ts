@@ -25,12 +25,19 @@ export const COMPACTED_MARK = "(compacted)";
 
 const SESSION_ID_CHARS = 8;
 
-/** One row of the text output: when, project, session, role (marked when compacted), snippet. */
+/** Printed under the text output: the id column is what `--resume` takes. */
+export const RESUME_HINT = "Open a session with xcsh --resume <id>.";
+
+/** Column of the session id prefix, which is never narrowed to fit the terminal. */
+const ID_COLUMN = 2;
+
+/** One row of the text output: when, project, session id prefix, title, role (marked when compacted), snippet. */
 export function hitRow(hit: SearchHit, now: Date = new Date()): string[] {
 	return [
 		formatRelativeTime(new Date(hit.timestamp), now),
 		basename(hit.cwd) || hit.cwd,
-		clip(hit.title ?? hit.sessionId.slice(0, SESSION_ID_CHARS), 30),
+		hit.sessionId.slice(0, SESSION_ID_CHARS),
+		clip(hit.title ?? "", 30),
 		hit.compacted ? `${hit.role} ${COMPACTED_MARK}` : hit.role,
 		clip(hit.snippet, 100),
 	];
@@ -68,8 +75,8 @@ export async function runSearchCommand(query: string, flags: SearchFlags, io: Cl
 			io.stdout(
 				`${formatTable(
 					hits.map((hit) => hitRow(hit, now)),
-					{ width: io.columns },
-				)}\n`,
+					{ width: io.columns, keep: [ID_COLUMN] },
+				)}\n${RESUME_HINT}\n`,
 			);
 		}
 		return 0;

@@ -1,8 +1,11 @@
+import { open } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { parseHeaderOf } from "../session/session-header.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import { lookupSession } from "../session/session-lookup.js";
 import { SessionManager } from "../session/session-manager.js";
+import type { SessionHeader } from "../session/types.js";
 
 /** Session-related flags shared by print mode and the TUI. */
 export interface SessionFlags {
@@ -52,8 +55,13 @@ export async function createSessionManager(
 	if (flags.resume !== undefined) {
 		const lookup = await lookupSession(flags.resume, cwd, sessionDir);
 		switch (lookup.kind) {
-			case "path":
-				return openUnlessLocked(resolve(cwd, lookup.path), cwd, sessionDir, confirm);
+			case "path": {
+				const path = resolve(cwd, lookup.path);
+				// A file is as foreign as an id: another project's session asks the same question.
+				const header = await readHeader(path);
+				if (header && header.cwd !== cwd) return forkForeign(path, header, cwd, sessionDir, confirm);
+				return openUnlessLocked(path, cwd, sessionDir, confirm);
+			}
 			case "ambiguous":
 				throw new SessionSetupError(
 					`Session id ${flags.resume} is ambiguous: ${lookup.matches.map((m) => m.id).join(", ")}`,
@@ -63,12 +71,7 @@ export async function createSessionManager(
 			case "found": {
 				const { session } = lookup;
 				if (session.cwd === cwd) return openUnlessLocked(session.path, cwd, sessionDir, confirm);
-				const answer = await confirm(
-					`Session found in different project: ${session.cwd}. Fork into current directory?`,
-				);
-				if (!answer)
-					throw new SessionSetupError(`Session ${session.id} belongs to ${session.cwd}; not forked into ${cwd}`);
-				return SessionManager.forkFrom(session.path, cwd, sessionDir);
+				return forkForeign(session.path, session, cwd, sessionDir, confirm);
 			}
 		}
 	}
@@ -82,6 +85,35 @@ export async function createSessionManager(
 		return manager;
 	}
 	return SessionManager.create(cwd, sessionDir);
+}
+
+/** The header of a session file (its first lines only), or undefined when it has none: opening will say why. */
+async function readHeader(path: string): Promise<SessionHeader | undefined> {
+	let handle: Awaited<ReturnType<typeof open>> | undefined;
+	try {
+		handle = await open(path, "r");
+		// A header is one short line; 64 KiB covers a long title without reading a big file whole.
+		const buffer = Buffer.alloc(64 * 1024);
+		const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+		return parseHeaderOf(buffer.subarray(0, bytesRead).toString("utf8"))?.header;
+	} catch {
+		return undefined;
+	} finally {
+		await handle?.close();
+	}
+}
+
+/** Another project's session: forks it here when the person says so, else refuses. */
+async function forkForeign(
+	path: string,
+	owner: { id: string; cwd: string },
+	cwd: string,
+	sessionDir: string | undefined,
+	confirm: Confirm,
+): Promise<SessionManager> {
+	const answer = await confirm(`Session found in different project: ${owner.cwd}. Fork into current directory?`);
+	if (!answer) throw new SessionSetupError(`Session ${owner.id} belongs to ${owner.cwd}; not forked into ${cwd}`);
+	return SessionManager.forkFrom(path, cwd, sessionDir);
 }
 
 /**

@@ -1,9 +1,11 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { getExportsDir } from "../agent-dir.js";
 import type { ClipboardMethod } from "../export/clipboard.js";
 import type { ShareOptions, ShareResult } from "../export/share.js";
 import { parseShellWords } from "../export/shell-words.js";
+import { ensurePrivateDir } from "../private-files.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
 
@@ -17,23 +19,30 @@ export interface ExportCommandDeps {
 	): Promise<string>;
 	share(options: ShareOptions): Promise<ShareResult>;
 	openInBrowser(target: string): Promise<boolean>;
+	/** Where /share would upload, for its confirm step (`describeShareDestination`). */
+	shareDestination(signal?: AbortSignal): Promise<string>;
 	copyToClipboard(text: string): Promise<ClipboardMethod>;
 }
 
 import { findCustomShare } from "../export/custom-share.js";
 import { describeScope, type ExportScope, entriesInScope, parseScopeWords, scopeName } from "../export/export-scope.js";
-import { chooseExportFormat, freeDefaultPath } from "../export/export-target.js";
+import { chooseExportFormat, type ExportFormat, freeDefaultPath } from "../export/export-target.js";
 // The spec's /export used to accept these as "copy instead"; /dump does that now.
 import type { RedactionChoice } from "../export/html/index.js";
 import { describeRedaction } from "../export/redact-export.js";
+import { previewShare, type SharePreview } from "../export/share-preview.js";
 import { gistIdOf, readShares, recordShare, revokeShare } from "../export/share-registry.js";
 import { type TextFormat, writeTextExport } from "../export/text-export.js";
 import { loadRedactionConfig } from "../redaction/config.js";
-import { redactEntries, redactText } from "../redaction/redact.js";
+import { redactText } from "../redaction/redact.js";
 
 const COPY_ARGUMENTS = new Set(["--copy", "clipboard", "copy"]);
 /** /export's switches (the rest are the scope words and the path). */
 const FLAG_WORDS = new Set(["--no-redact", "--focused", "--collapse-tools", "--force"]);
+
+/** /dump inside a tmux that ignores a pane's OSC 52 (its default `set-clipboard external`). */
+const TMUX_DROPS_OSC52 =
+	"Not copied: tmux drops the clipboard sequence (OSC 52) unless set-clipboard is on; run tmux set -g set-clipboard on, then /dump again";
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -61,9 +70,14 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					findings.length === 0 ? "" : ` (${findings.length} ${findings.length === 1 ? "secret" : "secrets"} redacted)`;
 				try {
 					const method = await deps.copyToClipboard(text);
-					return info(
-						`${method === "osc52" ? "Session copied to the clipboard (OSC 52)" : "Session copied to the clipboard"}${note}`,
-					);
+					switch (method) {
+						case "clipboard":
+							return info(`Session copied to the clipboard${note}`);
+						case "osc52":
+							return info(`Session copied to the clipboard (OSC 52)${note}`);
+						case "osc52-dropped-by-tmux":
+							return warning(`${TMUX_DROPS_OSC52}${note}`);
+					}
 				} catch (error) {
 					return failure(`Could not copy to the clipboard: ${messageOf(error)}`);
 				}
@@ -97,9 +111,15 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 				let scopeLine = "";
 				if (words.length > 1)
 					return warning('/export takes one path; quote a path with spaces, e.g. /export "my session.html"');
-				const requested = words[0] === undefined ? undefined : expandHome(words[0]);
-				const chosen = chooseExportFormat(requested, format);
+				const named = words[0] === undefined ? undefined : expandHome(words[0]);
+				const chosen = chooseExportFormat(named, format);
 				if ("error" in chosen) return failure(chosen.error);
+				let requested: string;
+				try {
+					requested = named ?? (await defaultExportPath(session, chosen.format, force));
+				} catch (error) {
+					return failure(messageOf(error));
+				}
 				if (chosen.format !== "html")
 					return exportText(session, chosen.format, requested, scoped.scope, { focused, redact, force });
 				let path: string;
@@ -157,10 +177,9 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 					setActivity?: ((label: string | undefined) => void) | undefined;
 				}) => shareScoped(deps, session, scoped.scope, run.signal, run.setActivity, collapseTools);
 				if (confirmed) return upload({ signal, setActivity });
-				if (!session.sessionManager.isPersisted()) return failure("Cannot export in-memory session to HTML");
-				let preview: ReturnType<typeof previewShare>;
+				let preview: SharePreview;
 				try {
-					preview = previewShare(session, scoped.scope);
+					preview = previewShare(session.sessionManager, scoped.scope, await deps.shareDestination(signal));
 				} catch (error) {
 					return failure(messageOf(error));
 				}
@@ -175,16 +194,6 @@ export function exportCommands(deps: ExportCommandDeps): SlashCommand[] {
 		},
 		sharesCommand,
 	];
-}
-
-/** What a share would carry: the scope and the secrets that will be redacted (masked), for the confirm step. */
-function previewShare(session: AgentSession, scope: ExportScope): { title: string; details: string[] } {
-	const { entries } = entriesInScope(session.sessionManager, scope);
-	const { summary } = redactEntries(entries, { config: loadRedactionConfig().config });
-	const secrets = describeRedaction(summary) ?? "no secrets found";
-	const title = `Share ${describeScope(scope, entries.length)}? ${secrets}${summary.total > 0 ? " — they are redacted before upload" : ""}`;
-	const details = summary.byEntry.map((e) => `entry ${e.entryId}: ${e.kinds.join(", ")} — ${e.previews.join(", ")}`);
-	return { title, details: details.length > 0 ? details : ["Nothing to redact was found."] };
 }
 
 /** The upload itself (after confirmation). */
@@ -226,11 +235,21 @@ async function shareScoped(
 	return shareNotice(deps, result, [scopeLine, ...(redacted ? [`${redacted} before upload`] : []), ...recorded]);
 }
 
+/**
+ * `<agent dir>/exports/xcsh-session-<id>.<ext>` (`-2`, `-3`, … when taken): the folder is created
+ * private like the rest of the agent dir; the file itself keeps the person's umask.
+ */
+async function defaultExportPath(session: AgentSession, format: ExportFormat, force: boolean): Promise<string> {
+	const folder = getExportsDir();
+	await ensurePrivateDir(folder);
+	return freeDefaultPath(folder, `xcsh-session-${session.sessionManager.getSessionId()}`, format, force);
+}
+
 /** /export --format md|json: the path of the scope (the active branch for the whole tree) as text. */
 async function exportText(
 	session: AgentSession,
 	format: TextFormat,
-	requested: string | undefined,
+	requested: string,
 	scope: ExportScope,
 	options: { focused: boolean; redact: boolean; force: boolean },
 ): Promise<CommandResult> {
@@ -238,11 +257,7 @@ async function exportText(
 	let redacted: string | undefined;
 	try {
 		const { entries, leafId } = entriesInScope(manager, scope.kind === "tree" ? { kind: "branch" } : scope);
-		const output =
-			requested === undefined
-				? await freeDefaultPath(process.cwd(), `xcsh-session-${manager.getSessionId()}`, format, options.force)
-				: resolve(requested);
-		const path = await writeTextExport(manager.getHeader(), entries, leafId, output, {
+		const path = await writeTextExport(manager.getHeader(), entries, leafId, resolve(requested), {
 			format,
 			focused: options.focused,
 			redact: options.redact,

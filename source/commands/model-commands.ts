@@ -16,7 +16,12 @@ export const modelCommands: SlashCommand[] = [
 				return info(`Models (use /model <provider/id>):\n${list.join("\n")}`);
 			}
 			const model = models.find(ref);
-			if (!model) return failure(`Unknown model: ${ref}. Type /model to list the available ones.`);
+			if (!model) {
+				const missing = models.missingKey(ref);
+				// Keys are read at start-up: setting one takes a restart.
+				if (missing) return failure(`${missing}: set it and restart xcsh, or type /model to list the available ones.`);
+				return failure(`Unknown model: ${ref}. Type /model to list the available ones.`);
+			}
 			session.setModel(model);
 			return info(`Model: ${modelRef(model)}`);
 		},

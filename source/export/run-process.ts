@@ -30,8 +30,8 @@ export function isAbortError(error: unknown): boolean {
 
 /**
  * Runs a command and collects its output. Rejects with the spawn error (code ENOENT when missing),
- * or, when the signal fires, kills the child (SIGTERM, then SIGKILL) and rejects with an AbortError
- * once it has really exited.
+ * or, when the signal fires, kills the child's process group (SIGTERM, then SIGKILL) and rejects with
+ * an AbortError once the child has really exited.
  */
 export function runProcess(
 	command: string,
@@ -44,7 +44,21 @@ export function runProcess(
 			reject(abortError());
 			return;
 		}
-		const child = spawn(command, args, { env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+		// Its own process group, so cancelling reaches whatever it started too (gh runs helpers such
+		// as git credential managers; killing gh alone would orphan them).
+		const child = spawn(command, args, {
+			env: options.env ?? process.env,
+			stdio: ["ignore", "pipe", "pipe"],
+			detached: true,
+		});
+		const killGroup = (signal: NodeJS.Signals) => {
+			try {
+				if (child.pid !== undefined) process.kill(-child.pid, signal);
+			} catch {
+				// The group is gone already; the child itself may still need the signal.
+				child.kill(signal);
+			}
+		};
 		let stdout = "";
 		let stderr = "";
 		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -60,8 +74,8 @@ export function runProcess(
 			// Exited but output not yet drained: nothing to kill, and "exit" will not fire again to reject.
 			if (exited) return;
 			aborted = true;
-			child.kill("SIGTERM");
-			killTimer = setTimeout(() => child.kill("SIGKILL"), killGraceMs);
+			killGroup("SIGTERM");
+			killTimer = setTimeout(() => killGroup("SIGKILL"), killGraceMs);
 		};
 		const cleanup = () => {
 			signal?.removeEventListener("abort", onAbort);

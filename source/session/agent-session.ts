@@ -2,6 +2,7 @@ import type { Agent, AgentEvent, AgentMessage, AgentTool, ThinkingLevel } from "
 import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
+import { nameEndpoint } from "../agent/models/endpoint-error.js";
 import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
@@ -53,6 +54,7 @@ export class AgentSession {
 			apiKey: (provider) => this.#models.getApiKey(provider),
 			emit: (event) => this.#emit(event),
 			settings: options.compaction ?? {},
+			rebuild: () => this.#restoreFromSession(),
 		});
 		this.#extensions.onError((error) =>
 			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
@@ -379,7 +381,12 @@ export class AgentSession {
 	}
 
 	#onAgentEvent(event: AgentEvent): void {
-		if (event.type === "message_end") this.#persist(event.message);
+		if (event.type === "message_end") {
+			// Before it is stored or shown: every view of the failed request then says where it went.
+			if (event.message.role === "assistant" && event.message.errorMessage)
+				event.message.errorMessage = nameEndpoint(event.message.errorMessage, this.model);
+			this.#persist(event.message);
+		}
 		this.#emit(event);
 	}
 

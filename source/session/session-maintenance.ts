@@ -50,6 +50,11 @@ interface MaintenanceDeps {
 	apiKey: (provider: string) => string | undefined | Promise<string | undefined>;
 	emit: (event: AgentSessionEvent) => void;
 	settings: CompactionOptions;
+	/**
+	 * Rebuilds the agent from the session's path (messages, model, thinking level): the one path
+	 * switch, tree and compaction share, so none of them can leave a model from another branch.
+	 */
+	rebuild: () => void;
 }
 
 const SHORT_SUMMARY_CHARS = 120;
@@ -84,15 +89,12 @@ export class SessionMaintenance {
 		return apiKey ? { model, apiKey, signal: this.#controller.signal } : { model, signal: this.#controller.signal };
 	}
 
-	#rebuildContext(): void {
-		this.#deps.agent.state.messages = this.#deps.sessionManager.buildSessionContext().messages;
-	}
-
 	/** Summarises everything before the recent context into a compaction entry. */
 	async compact(instructions: string | undefined, reason: "manual" | "auto"): Promise<CompactionResult> {
 		const { sessionManager, emit } = this.#deps;
-		const plan = planCompaction(sessionManager.getBranch(), this.#settings);
-		if (!plan) throw new Error("Nothing to compact yet");
+		const planning = planCompaction(sessionManager.getBranch(), this.#settings);
+		if (planning.kind === "nothing") throw new Error(`Nothing to compact yet: ${planning.reason}`);
+		const { plan } = planning;
 		emit({ type: "compaction_start", reason });
 		try {
 			const request = await this.#summaryRequestBase();
@@ -110,7 +112,7 @@ export class SessionMaintenance {
 				plan.tokensBefore,
 				plan.fileOperations,
 			);
-			this.#rebuildContext();
+			this.#deps.rebuild();
 			emit({ type: "session_compact", reason, entryId, tokensBefore: plan.tokensBefore, summary });
 			emit({ type: "compaction_end", reason });
 			return { entryId, summary, tokensBefore: plan.tokensBefore, firstKeptEntryId: plan.firstKeptEntryId };
@@ -182,7 +184,7 @@ export class SessionMaintenance {
 		} else {
 			sessionManager.branch(newLeafId);
 		}
-		this.#rebuildContext();
+		this.#deps.rebuild();
 		return {
 			cancelled: false,
 			oldLeafId,

@@ -79,12 +79,10 @@ describe("AppController (no React)", () => {
 			model: faux.getModel(),
 		});
 		chat = new ChatController({ session, isOffline: () => false });
-		const commands = new CommandController({ session, models: { list: () => [], find: () => undefined } }, [
-			...COMMANDS,
-			waiting,
-			asking(),
-			asking("Thing cancelled"),
-		]);
+		const commands = new CommandController(
+			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
+			[...COMMANDS, waiting, asking(), asking("Thing cancelled")],
+		);
 		const input = new InputController({
 			recorder: { add: () => undefined },
 			source: { getRecent: () => [], search: () => [] },

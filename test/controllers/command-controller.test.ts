@@ -37,7 +37,11 @@ describe("CommandController and the slash commands", () => {
 		});
 		controller = new CommandController({
 			session,
-			models: { list: () => models.map(info), find: (ref) => models.find((m) => modelRef(m) === ref) },
+			models: {
+				list: () => models.map(info),
+				find: (ref) => models.find((m) => modelRef(m) === ref),
+				missingKey: (ref) => (ref === "anthropic/x" ? "anthropic/x needs ANTHROPIC_API_KEY" : undefined),
+			},
 		});
 	}
 
@@ -95,6 +99,11 @@ describe("CommandController and the slash commands", () => {
 			kind: "notice",
 			level: "error",
 			text: "Unknown model: no/such. Type /model to list the available ones.",
+		});
+		expect(await controller.execute("model", "anthropic/x")).toEqual({
+			kind: "notice",
+			level: "error",
+			text: "anthropic/x needs ANTHROPIC_API_KEY: set it and restart xcsh, or type /model to list the available ones.",
 		});
 	});
 
@@ -164,7 +173,7 @@ describe("CommandController and the slash commands", () => {
 		expect(await controller.execute("compact", "")).toEqual({
 			kind: "notice",
 			level: "error",
-			text: "Nothing to compact yet",
+			text: "Nothing to compact yet: the session has no messages",
 		});
 		const info = (await controller.execute("session", "")) as { text: string };
 		expect(info.text).toContain("File: (in memory, not saved)");

@@ -101,16 +101,20 @@ describe("export, dump and share from the full-screen UI", () => {
 		expect(readFileSync(file).equals(before)).toBe(true);
 	});
 
-	it("/dump with nothing yet says so; /share of an in-memory session is refused", async () => {
+	it("/dump with nothing yet says so; --no-session exports HTML from memory and offers /share", async () => {
 		const t = start({}, "$XCSH --no-session");
 		await t.waitFor("Type a prompt");
 		await command(t, "/dump");
 		await t.waitFor("No messages to dump yet");
 		await chat(t, "memory only", 'You said: "memory only"');
+		const page = join(project, "memory.html");
+		await command(t, "/export memory.html");
+		await t.waitFor((s) => flat(s).includes(`Exported to: ${page}`));
+		expect(readFileSync(page, "utf8")).toContain("memory only");
 		await command(t, "/share");
-		await t.waitFor("Cannot export in-memory session to HTML");
-		await command(t, "/export");
-		await t.waitFor((s) => (s.match(/Cannot export in-memory session to HTML/g) ?? []).length >= 2);
+		await t.waitFor("Enter/y share");
+		t.write("n");
+		await t.waitFor("Share cancelled");
 	});
 
 	it.skipIf(!canUseX)("/dump puts the session on the real clipboard (Xvfb + xsel; skipped without them)", async () => {
@@ -143,6 +147,9 @@ describe("export, dump and share from the full-screen UI", () => {
 		await chat(t, "share me", 'You said: "share me"');
 		await command(t, "/share");
 		await t.waitFor("Enter/y share");
+		// The title wraps inside the box at this width: its parts, not the whole line.
+		expect(t.screen()).toContain("to your share module");
+		expect(t.screen()).toContain("/agent/share.mjs?");
 		t.write("y");
 		await t.waitFor("https://share.example/abc");
 		await t.waitFor(() => opened().includes("https://share.example/abc"));
@@ -160,7 +167,7 @@ describe("export, dump and share from the full-screen UI", () => {
 		const pidFile = join(temp.root, "gh.pid");
 		writeFileSync(
 			join(bin, "gh"),
-			`#!/bin/sh\nif [ "$1" = "auth" ]; then exit 0; fi\necho $$ > "${pidFile}"\nexec sleep 60\n`,
+			`#!/bin/sh\nif [ "$1" = "auth" ]; then echo "Logged in to github.com account tester (keyring)"; exit 0; fi\necho $$ > "${pidFile}"\nexec sleep 60\n`,
 		);
 		chmodSync(join(bin, "gh"), 0o755);
 		const t = start();
@@ -168,6 +175,7 @@ describe("export, dump and share from the full-screen UI", () => {
 		await chat(t, "gist me", 'You said: "gist me"');
 		await command(t, "/share");
 		await t.waitFor("Enter/y share");
+		expect(t.screen()).toContain("to a secret gist on github.com/tester?");
 		t.write("\r");
 		await t.waitFor("Creating gist");
 		await t.waitFor(() => existsSync(pidFile));

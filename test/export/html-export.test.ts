@@ -69,15 +69,17 @@ describe("HTML export", () => {
 		expect(readdirSync(cwd)).toEqual(["out.html"]);
 	});
 
-	it("refuses in-memory sessions", async () => {
+	it("exports an in-memory session (--no-session) from memory", async () => {
 		const session = SessionManager.inMemory("/work/project");
-		session.appendMessage(userMessage("hi"));
+		session.appendMessage(userMessage("kept only in memory"));
 		session.appendMessage(assistantMessage("hello"));
 		const cwd = outDir();
-		await expect(exportSessionToHtml(session, undefined, { cwd })).rejects.toThrow(
-			new Error("Cannot export in-memory session to HTML"),
-		);
-		expect(readdirSync(cwd)).toEqual([]);
+		const path = await exportSessionToHtml(session, undefined, { cwd });
+		expect(path).toBe(join(cwd, `xcsh-session-${session.getSessionId()}.html`));
+		const data = JSON.parse(sessionDataText(readFileSync(path, "utf8"))) as { entries: unknown[]; leafId: string };
+		expect(data.entries).toEqual(JSON.parse(JSON.stringify(session.getEntries())));
+		expect(data.leafId).toBe(session.getLeafId());
+		expect(readdirSync(cwd)).toEqual([`xcsh-session-${session.getSessionId()}.html`]);
 	});
 
 	it("exportFromFile: a missing input is File not found and creates no file", async () => {

@@ -54,7 +54,7 @@ describe("exports and shares never carry secrets", () => {
 		const uploaded = join(temp.root, "uploaded.html");
 		writeFileSync(
 			join(bin, "gh"),
-			`#!/bin/sh\nif [ "$1" = "auth" ]; then exit 0; fi\nfor last; do :; done\ncp "$last" "${uploaded}"\necho "https://gist.github.com/someone/abcdef0123456789"\n`,
+			`#!/bin/sh\nif [ "$1" = "auth" ]; then echo "Logged in to github.com account someone (keyring)"; exit 0; fi\nfor last; do :; done\ncp "$last" "${uploaded}"\necho "https://gist.github.com/someone/abcdef0123456789"\n`,
 		);
 		chmodSync(join(bin, "gh"), 0o755);
 		const file = await sessionWithSecrets(project);
@@ -70,11 +70,11 @@ describe("exports and shares never carry secrets", () => {
 		await t.type("/share");
 		t.write("\r");
 		const confirm = (await t.waitFor("Enter/y share")).replace(/\n/g, "");
-		expect(confirm).toContain("Share the active branch (3 entries)? 2 secrets redacted");
+		expect(confirm).toContain("Share the active branch (3 entries) to a secret gist on github.com/someone? 2 secrets");
 		t.write("v");
-		const details = (await t.waitFor(/entry [0-9a-f]{8}: /))
-			.split("\n")
-			.filter((line) => /entry [0-9a-f]{8}: /.test(line));
+		// Each entry holding a secret by role, short id and a redacted snippet.
+		const entryLine = /(user|assistant|tool result) [0-9a-f]{8}: "/;
+		const details = (await t.waitFor(entryLine)).split("\n").filter((line) => entryLine.test(line));
 		expect(details.join("\n")).not.toContain(TOKEN);
 		expect(details.join("\n")).toContain("ghp_…");
 		t.write("y");

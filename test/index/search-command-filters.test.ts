@@ -122,6 +122,7 @@ describe("xcsh search filters", () => {
 			"just now",
 			"alpha",
 			hit.sessionId.slice(0, 8),
+			"",
 			"user (compacted)",
 			"new kafka [question]",
 		]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runSearchCommand, SEARCH_USAGE, type SearchFlags } from "../../source/cli/search-command.js";
+import { RESUME_HINT, runSearchCommand, SEARCH_USAGE, type SearchFlags } from "../../source/cli/search-command.js";
 import type { SearchHit } from "../../source/index/session-index.js";
+import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { writeSession } from "./session-fixtures.js";
@@ -40,18 +41,35 @@ describe("xcsh search", () => {
 		expect(code).toBe(0);
 		expect(err).toBe("");
 		const lines = out.trimEnd().split("\n");
-		expect(lines).toHaveLength(2);
-		for (const line of lines) {
-			expect(line).toMatch(/^just now\s+alpha\s+\S+\s+(user|assistant)\s+/);
+		expect(lines).toHaveLength(3);
+		const [id] = (JSON.parse((await run("kafka", { json: true })).out) as SearchHit[]).map((hit) => hit.sessionId);
+		for (const line of lines.slice(0, 2)) {
+			// The session id prefix is what `xcsh --resume` takes.
+			expect(line).toMatch(new RegExp(`^just now\\s+alpha\\s+${id!.slice(0, 8)}\\s+(user|assistant)\\s+`));
 			expect(line).toContain("[");
 		}
+		expect(lines[2]).toBe(RESUME_HINT);
+		expect(RESUME_HINT).toBe("Open a session with xcsh --resume <id>.");
+	});
+
+	it("shows a session's title next to its id", async () => {
+		const manager = await SessionManager.create("/work/alpha");
+		manager.appendMessage(userMessage("kafka retries"));
+		manager.appendMessage(assistantMessage("Three."));
+		manager.setSessionName("Kafka work");
+		await manager.close();
+		const { out } = await run("retries");
+		const [hit] = JSON.parse((await run("retries", { json: true })).out) as SearchHit[];
+		expect(out.split("\n")[0]).toMatch(
+			new RegExp(`^just now\\s+alpha\\s+${hit!.sessionId.slice(0, 8)}\\s+Kafka work\\s+user\\s+`),
+		);
 	});
 
 	it("searches every project with --all", async () => {
 		await sessions();
 		const { out } = await run("kafka", { all: true });
 		expect(out).toContain("beta");
-		expect(out.trimEnd().split("\n")).toHaveLength(3);
+		expect(out.trimEnd().split("\n")).toHaveLength(4);
 	});
 
 	it("searches the project given by cwd", async () => {

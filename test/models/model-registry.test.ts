@@ -96,6 +96,33 @@ describe("models: registry", () => {
 		});
 	});
 
+	describe("ModelRegistry: a model whose key is missing is named with the variable", () => {
+		it("built-in models name their provider's key variables; unknown refs get nothing", async () => {
+			const registry = await ModelRegistry.load({ env: {} });
+			expect(registry.find("anthropic/claude-sonnet-4-5")).toBeUndefined();
+			expect(registry.missingKey("anthropic/claude-sonnet-4-5")).toBe(
+				"anthropic/claude-sonnet-4-5 needs ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN)",
+			);
+			// A bare id several providers share names none of them.
+			expect(registry.missingKey("claude-sonnet-4-5")).toBeUndefined();
+			expect(registry.missingKey("openai/gpt-5")).toBe("openai/gpt-5 needs OPENAI_API_KEY");
+			expect(registry.missingKey("google/gemini-2.5-pro")).toBe(
+				"google/gemini-2.5-pro needs GEMINI_API_KEY (or GOOGLE_API_KEY)",
+			);
+			expect(registry.missingKey("nope/model")).toBeUndefined();
+		});
+
+		it("a models.json model names its unset apiKeyEnv", async () => {
+			writeAgentFile(dirs.agentDir, "models.json", {
+				providers: {
+					vllm: { baseUrl: "http://gpu:8000/v1", apiKeyEnv: "VLLM_KEY", models: [{ id: "m", contextWindow: 8192 }] },
+				},
+			});
+			const registry = await ModelRegistry.load({ env: {} });
+			expect(registry.missingKey("vllm/m")).toBe("vllm/m needs VLLM_KEY (apiKeyEnv in models.json)");
+		});
+	});
+
 	describe("ModelRegistry: default model", () => {
 		const cases: [Record<string, string>, string][] = [
 			[{ ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o", GEMINI_API_KEY: "g" }, "anthropic/claude-sonnet-4-6"],

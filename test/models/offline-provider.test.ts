@@ -11,9 +11,11 @@ import {
 	Type,
 } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
+import { summarize } from "../../source/agent/compaction/summarizer.js";
 import { describeModelSetup } from "../../source/agent/models/model-setup.js";
 import { isOfflineModel, OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { detectToolIntent } from "../../source/agent/models/offline-responder.js";
+import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { promptContext, user } from "./model-fixtures.js";
 
@@ -221,6 +223,21 @@ describe("models: offline provider", () => {
 			expect(text).toContain("## User prompts\n1. fix the bug in parser.ts\n2. now add tests for the edge cases\n");
 			expect(text).toContain("- read ×1\n- bash ×1");
 			expect((await complete(OFFLINE_MODEL, context)).content).toEqual(message.content);
+		});
+
+		it("a branch summary of xcsh's own serialisation counts the branch's tool calls", async () => {
+			const call = assistantMessage("Reading it");
+			call.content.push({ type: "toolCall", id: "call_read", name: "read", arguments: { path: "src/a.ts" } });
+			const result = { ...toolResultMessage("export const a = 1;"), toolCallId: "call_read" };
+			for (const kind of ["branch", "compaction"] as const) {
+				const summary = await summarize({
+					model: OFFLINE_MODEL,
+					kind,
+					messages: [userMessage("look at a.ts"), call, result, assistantMessage("It exports a.")],
+				});
+				expect(summary).toContain("## Progress\n- read ×1\n- last reply: It exports a.");
+				expect(summary).not.toContain("no tool calls");
+			}
 		});
 
 		it("summarises the conversation in its own messages when asked to", async () => {

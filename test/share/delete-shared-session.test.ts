@@ -56,7 +56,10 @@ describe("deleting a session that is still shared warns first", () => {
 		await session.sessionManager.flush();
 		const file = session.sessionManager.getSessionFile()!;
 		await share(session.sessionManager.getSessionId());
-		const commands = new CommandController({ session, models: { list: () => [], find: () => undefined } });
+		const commands = new CommandController({
+			session,
+			models: { list: () => [], find: () => undefined, missingKey: () => undefined },
+		});
 		const refused = await commands.execute("session", "delete");
 		expect(refused).toMatchObject({
 			kind: "notice",

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
@@ -47,12 +47,16 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 			}),
 		share: async () => ({ kind: "cancelled" }),
 		openInBrowser: async () => true,
+		shareDestination: async () => "a secret gist on github.com/tester",
 		copyToClipboard: async () => "clipboard",
 	};
 
 	async function run(session: AgentSession, args: string): Promise<CommandResult> {
 		const command = exportCommands(deps).find((c: SlashCommand) => c.name === "export")!;
-		return command.run({ session, models: { list: () => [], find: () => undefined } }, args);
+		return command.run(
+			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
+			args,
+		);
 	}
 
 	const error = (text: string) => ({ kind: "notice", level: "error", text });
@@ -130,25 +134,32 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 		expect(readdirSync(temp.root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
 	});
 
-	it("the default name never replaces an earlier export: a second /export writes -2; --force reuses the first name", async () => {
+	it("without a path, /export writes to the agent dir's exports folder (never the work tree), stepping -2 and never replacing", async () => {
 		const { session } = await makeSession();
 		const id = session.sessionManager.getSessionId();
-		const first = join(temp.root, `xcsh-session-${id}.html`);
+		const exports = join(temp.agentDir, "exports");
+		const first = join(exports, `xcsh-session-${id}.html`);
 		expect(await run(session, "")).toMatchObject(exported(first));
+		// The folder is private like the rest of the agent dir; the page keeps the person's umask.
+		expect(statSync(exports).mode & 0o777).toBe(0o700);
+		expect(statSync(first).mode & 0o777).toBe(0o666 & ~process.umask());
 		writeFileSync(first, "an earlier export, edited");
-		const second = join(temp.root, `xcsh-session-${id}-2.html`);
+		const second = join(exports, `xcsh-session-${id}-2.html`);
 		expect(await run(session, "")).toMatchObject(exported(second));
 		expect(readFileSync(first, "utf8")).toBe("an earlier export, edited");
 		expect(await run(session, "--force")).toMatchObject(exported(first));
 		expect(readFileSync(first, "utf8")).toContain("export me");
-		// The Markdown default (in the process's cwd) follows the same rule.
+		// Markdown and JSON go there too, whatever the process's cwd.
 		previousCwd = process.cwd();
 		mkdirSync(join(temp.root, "md"));
 		process.chdir(join(temp.root, "md"));
-		const md = join(temp.root, "md", `xcsh-session-${id}.md`);
-		expect(await run(session, "--format md")).toMatchObject({ text: `Exported to: ${md}` });
 		expect(await run(session, "--format md")).toMatchObject({
-			text: `Exported to: ${join(temp.root, "md", `xcsh-session-${id}-2.md`)}`,
+			text: `Exported to: ${join(exports, `xcsh-session-${id}.md`)}`,
 		});
+		expect(await run(session, "--format md")).toMatchObject({
+			text: `Exported to: ${join(exports, `xcsh-session-${id}-2.md`)}`,
+		});
+		expect(readdirSync(join(temp.root, "md"))).toEqual([]);
+		expect(readdirSync(temp.root).filter((f) => f.startsWith("xcsh-session-"))).toEqual([]);
 	});
 });

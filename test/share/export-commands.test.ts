@@ -8,13 +8,12 @@ import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { type ExportCommandDeps, exportCommands } from "../../source/commands/export-commands.js";
 import type { CommandContext, CommandResult, SlashCommand } from "../../source/commands/types.js";
 import type { ClipboardMethod } from "../../source/export/clipboard.js";
+import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { type ShareOptions, type ShareResult, shareSession } from "../../source/export/share.js";
 import { AgentSession } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-
-const IN_MEMORY = "Cannot export in-memory session to HTML";
 
 describe("/dump, /export and /share", () => {
 	const temp = useTempAgentDir();
@@ -35,7 +34,7 @@ describe("/dump, /export and /share", () => {
 		return session;
 	}
 
-	/** Stub deps that record their calls; the exporter refuses in-memory sessions like the real one. */
+	/** Stub deps that record their calls. */
 	function stubs(options: { opens?: boolean; clipboard?: ClipboardMethod | Error; share?: ShareResult | Error } = {}) {
 		const calls = {
 			exported: [] as (string | undefined)[],
@@ -44,9 +43,8 @@ describe("/dump, /export and /share", () => {
 			shared: [] as ShareOptions[],
 		};
 		const deps: ExportCommandDeps = {
-			async exportHtml(session, outputPath) {
+			async exportHtml(_session, outputPath) {
 				calls.exported.push(outputPath);
-				if (!session.sessionManager.isPersisted()) throw new Error(IN_MEMORY);
 				const path = outputPath ?? join(temp.root, "default-export.html");
 				await writeFile(path, "<html></html>");
 				return path;
@@ -60,6 +58,9 @@ describe("/dump, /export and /share", () => {
 			async openInBrowser(target) {
 				calls.opened.push(target);
 				return options.opens ?? true;
+			},
+			async shareDestination() {
+				return "a secret gist on github.com/tester";
 			},
 			async copyToClipboard(text) {
 				calls.copied.push(text);
@@ -79,7 +80,11 @@ describe("/dump, /export and /share", () => {
 		const [name = "", ...rest] = line.slice(1).split(" ");
 		const command = exportCommands(deps).find((c: SlashCommand) => c.name === name);
 		if (!command) throw new Error(`no /${name}`);
-		const context: CommandContext = { session, models: { list: () => [], find: () => undefined }, ...extra };
+		const context: CommandContext = {
+			session,
+			models: { list: () => [], find: () => undefined, missingKey: () => undefined },
+			...extra,
+		};
 		return command.run(context, rest.join(" "));
 	}
 
@@ -104,6 +109,13 @@ describe("/dump, /export and /share", () => {
 
 			const osc = stubs({ clipboard: "osc52" });
 			expect(await run(osc.deps, session, "/dump")).toEqual(notice("info", "Session copied to the clipboard (OSC 52)"));
+			const tmux = stubs({ clipboard: "osc52-dropped-by-tmux" });
+			expect(await run(tmux.deps, session, "/dump")).toEqual(
+				notice(
+					"warning",
+					"Not copied: tmux drops the clipboard sequence (OSC 52) unless set-clipboard is on; run tmux set -g set-clipboard on, then /dump again",
+				),
+			);
 			const broken = stubs({ clipboard: new Error("no terminal") });
 			expect(await run(broken.deps, session, "/dump")).toEqual(
 				notice("error", "Could not copy to the clipboard: no terminal"),
@@ -127,13 +139,12 @@ describe("/dump, /export and /share", () => {
 			expect(calls.exported.at(-1)).toBe(escaped);
 		});
 
-		it("uses the exporter's default path without an argument and expands ~", async () => {
+		it("without a path exports to the exports folder of the agent dir, and expands ~", async () => {
 			const { deps, calls } = stubs();
 			const session = await makeSession(true);
-			expect(await run(deps, session, "/export")).toEqual(
-				notice("info", `Exported to: ${join(temp.root, "default-export.html")}`),
-			);
-			expect(calls.exported).toEqual([undefined]);
+			const path = join(temp.agentDir, "exports", `xcsh-session-${session.sessionManager.getSessionId()}.html`);
+			expect(await run(deps, session, "/export")).toEqual(notice("info", `Exported to: ${path}`));
+			expect(calls.exported).toEqual([path]);
 			const home = stubs();
 			home.deps.exportHtml = async (_session, outputPath) => {
 				home.calls.exported.push(outputPath);
@@ -174,10 +185,18 @@ describe("/dump, /export and /share", () => {
 			expect(calls.exported).toEqual([]);
 		});
 
-		it("reports the exporter's refusal of an in-memory session", async () => {
+		it("exports an in-memory session (--no-session) to HTML like a saved one, with the real exporter", async () => {
+			const session = await makeSession(false);
+			session.sessionManager.appendMessage(userMessage("only in memory"));
 			const { deps, calls } = stubs();
-			expect(await run(deps, await makeSession(false), "/export out.html")).toEqual(notice("error", IN_MEMORY));
-			expect(calls.opened).toEqual([]);
+			deps.exportHtml = (current, outputPath, choice) =>
+				exportSessionToHtml(current.sessionManager, undefined, { ...(outputPath ? { outputPath } : {}), ...choice });
+			const path = join(temp.root, "memory.html");
+			expect(await run(deps, session, `/export ${path}`)).toEqual(
+				notice("info", `Exported to: ${path}\nScope: the whole tree (1 entry)`),
+			);
+			expect(readFileSync(path, "utf8")).toContain("only in memory");
+			expect(calls.opened).toEqual([path]);
 		});
 	});
 
@@ -205,7 +224,9 @@ describe("/dump, /export and /share", () => {
 			const asked = await run(deps, session, "/share");
 			expect(asked).toMatchObject({
 				kind: "confirm",
-				title: expect.stringMatching(/^Share the active branch \(\d+ entr(y|ies)\)\? no secrets found$/),
+				title: expect.stringMatching(
+					/^Share the active branch \(\d+ entr(y|ies)\) to a secret gist on github\.com\/tester\? no secrets found$/,
+				),
 			});
 			expect(calls.shared).toHaveLength(0);
 			if (asked.kind !== "confirm") throw new Error("expected a confirm step");
@@ -216,6 +237,33 @@ describe("/dump, /export and /share", () => {
 				text: expect.stringContaining("Shared: https://s.example/1"),
 			});
 			expect(calls.shared).toHaveLength(1);
+		});
+
+		it("the confirm step's details name each entry with a secret by role and a redacted snippet", async () => {
+			const session = await makeSession(true);
+			const token = "ghp_FAKETpnAMD2zhau2IfUknAkMIQJqgDmFwp7F";
+			session.sessionManager.appendMessage(userMessage("hello"));
+			const cloned = session.sessionManager.appendMessage(
+				userMessage(`please run git clone https://x-access-token:${token}@github.com/acme/repo.git for me`),
+			);
+			const answer = assistantMessage("done");
+			answer.content.push({ type: "toolCall", id: "c1", name: "bash", arguments: { command: `echo ${token}` } });
+			const called = session.sessionManager.appendMessage(answer);
+			const long = session.sessionManager.appendMessage(
+				userMessage(`${"word ".repeat(40)}token=${token} ${"tail ".repeat(40)}`),
+			);
+			const { deps } = stubs();
+			const asked = await run(deps, session, "/share");
+			if (asked.kind !== "confirm") throw new Error("expected a confirm step");
+			expect(asked.title).toBe(
+				"Share the active branch (4 entries) to a secret gist on github.com/tester? 3 secrets redacted (3 github-token) — they are redacted before upload",
+			);
+			expect(asked.details).toEqual([
+				`user ${cloned.slice(0, 8)}: "please run git clone https://x-access-token:[REDACTED:github-token]@github.com/acme/repo.git for me" — github-token: ghp_…`,
+				`assistant ${called.slice(0, 8)}: "done [Assistant tool call]: bash({"command":"echo [REDACTED:github-token]"})" — github-token: ghp_…`,
+				`user ${long.slice(0, 8)}: "…word word word word word word token=[REDACTED:github-token] tail tail tail tail tail tail tail…" — github-token: ghp_…`,
+			]);
+			expect(asked.details.join("\n")).not.toContain(token);
 		});
 
 		it("shows the gist's preview and gist URLs, opens the preview and drives the activity line", async () => {
@@ -289,11 +337,31 @@ export default async (htmlPath) => ({ url: "https://s.example/x", message: exist
 			expect(existsSync(calls.exported[0]!)).toBe(false);
 		});
 
-		it("fails with the exporter's message for an in-memory session", async () => {
+		it("shares an in-memory session: the confirm step, then the upload of the HTML made from memory", async () => {
+			const session = await makeSession(false);
+			session.sessionManager.appendMessage(userMessage("shared from memory"));
 			const { deps, calls } = stubs();
-			deps.share = shareSession;
-			expect(await run(deps, await makeSession(false), "/share --yes")).toEqual(notice("error", IN_MEMORY));
-			expect(calls.opened).toEqual([]);
+			deps.share = async (options) => {
+				calls.shared.push(options);
+				await options.exportHtml(join(temp.root, "upload.html"));
+				return { kind: "shared", url: "https://s.example/m" };
+			};
+			const asked = await run(deps, session, "/share");
+			if (asked.kind !== "confirm") throw new Error(`expected a confirm step, got ${JSON.stringify(asked)}`);
+			expect(asked.title).toBe(
+				"Share the active branch (1 entry) to a secret gist on github.com/tester? no secrets found",
+			);
+			let html = "";
+			deps.exportHtml = async (current, outputPath, choice) => {
+				const path = await exportSessionToHtml(current.sessionManager, undefined, { outputPath, ...choice });
+				html = readFileSync(path, "utf8");
+				return path;
+			};
+			expect(await asked.run({})).toEqual(
+				notice("info", "Shared the active branch (1 entry)\nShared: https://s.example/m"),
+			);
+			expect(html).toContain("shared from memory");
+			expect(calls.shared).toHaveLength(1);
 		});
 	});
 });

@@ -5,7 +5,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createGist, parseGistUrl, tildify } from "../../source/export/gist-share.js";
 import { shareSession } from "../../source/export/share.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { type FakeGh, fakeExporter, makeFakeGh, processExists, waitForFile } from "./helpers.js";
+import {
+	type FakeGh,
+	fakeExporter,
+	makeFakeGh,
+	processExists,
+	processRuns,
+	waitForFile,
+	waitUntil,
+} from "./helpers.js";
 
 const HTML = "<html><body>gist me</body></html>";
 
@@ -107,6 +115,17 @@ describe("sharing as a GitHub gist", () => {
 		const { result } = await sharing;
 		expect(result).toEqual({ kind: "cancelled" });
 		expect(processExists(pid)).toBe(false);
+	});
+
+	it("cancel kills gh's own children too (its whole process group)", async () => {
+		const controller = new AbortController();
+		const sharing = share(gh.env("children"), controller.signal);
+		await waitForFile(gh.pidFile);
+		const child = Number(readFileSync(gh.pidFile, "utf8"));
+		expect(processRuns(child)).toBe(true);
+		controller.abort();
+		expect((await sharing).result).toEqual({ kind: "cancelled" });
+		await waitUntil(() => !processRuns(child), `gh's child ${child} is gone`, 5000);
 	});
 
 	it("escalates to SIGKILL when gh ignores SIGTERM, and rejects with an AbortError", async () => {

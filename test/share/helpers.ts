@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
@@ -14,6 +14,26 @@ export async function waitForFile(path: string, timeoutMs = 10_000): Promise<voi
 	const deadline = Date.now() + timeoutMs;
 	while (!existsSync(path)) {
 		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${path}`);
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+/** True while a process with this pid runs (a zombie waiting to be reaped does not count). */
+export function processRuns(pid: number): boolean {
+	try {
+		// Field 3 of /proc/<pid>/stat is the state; the name before it is in parentheses and may hold spaces.
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+	} catch {
+		return false;
+	}
+}
+
+/** Resolves once `condition` holds; polls (the thing waited on), never a fixed sleep. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
 }
@@ -35,7 +55,8 @@ export interface FakeGh {
 	seenHtml: string;
 	pidFile: string;
 	/** The env to hand to createGist/shareSession, with the fake's behaviour selected. */
-	env(mode?: "ok" | "fail" | "nourl" | "slow" | "stubborn", authExit?: number): NodeJS.ProcessEnv;
+	/** `children`: gh starts a child of its own (its pid in `pidFile`) and waits for it. */
+	env(mode?: "ok" | "fail" | "nourl" | "slow" | "stubborn" | "children", authExit?: number): NodeJS.ProcessEnv;
 }
 
 /** Installs a fake gh under `root`. */
@@ -62,6 +83,7 @@ case "$FAKE_GH_MODE" in
 	nourl) echo "created, somehow"; exit 0 ;;
 	slow) echo $$ > "$FAKE_GH_PID.tmp"; mv "$FAKE_GH_PID.tmp" "$FAKE_GH_PID"; exec sleep 30 ;;
 	stubborn) trap '' TERM; echo $$ > "$FAKE_GH_PID.tmp"; mv "$FAKE_GH_PID.tmp" "$FAKE_GH_PID"; exec sleep 30 ;;
+	children) sleep 30 & echo $! > "$FAKE_GH_PID.tmp"; mv "$FAKE_GH_PID.tmp" "$FAKE_GH_PID"; wait; exit 0 ;;
 esac
 echo "- Creating gist $(basename "$4")" >&2
 echo "see https://gist.github.com/old/ffff for the old one" 

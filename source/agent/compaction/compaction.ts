@@ -73,25 +73,49 @@ function isTurnStart(item: ContextItem): boolean {
 	return item.message.role === "user" || item.message.role === "bashExecution" || item.message.role === "custom";
 }
 
+/** A compaction to run, or why there is none (said after "Nothing to compact yet: "). */
+export type CompactionPlanning = { kind: "plan"; plan: CompactionPlan } | { kind: "nothing"; reason: string };
+
+const count = (n: number, word: string): string => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+
+/** Why `items` (the context since `previous`) cannot be compacted; `fits` when it is within the kept tail. */
+function nothingReason(
+	items: readonly ContextItem[],
+	previous: CompactionEntry | undefined,
+	fits: boolean,
+	keep: number,
+): string {
+	const since = previous ? " since the last compaction" : "";
+	if (items.length === 0) return previous ? "no messages since the last compaction" : "the session has no messages";
+	if (items.length === 1) return `the context holds only 1 message${since}`;
+	const tokens = `~${estimateContextTokens(items.map((i) => i.message)).toLocaleString("en-US")} tokens`;
+	if (fits)
+		return `the ${count(items.length, "message")} in the context${since} (${tokens}) fit in the recent part kept as it is (~${keep.toLocaleString("en-US")} tokens)`;
+	return `the context${since} is one turn (${count(items.length, "message")}, ${tokens}) and a compaction only cuts where a prompt starts`;
+}
+
 /**
  * Plans a compaction of the path root → leaf: keep about `keepRecentTokens` of recent context,
- * starting at a user turn so no tool result loses its call; undefined when there is nothing to summarise.
+ * starting at a user turn so no tool result loses its call; or says why there is nothing to summarise.
  */
-export function planCompaction(path: readonly StoredEntry[], settings: CompactionSettings): CompactionPlan | undefined {
+export function planCompaction(path: readonly StoredEntry[], settings: CompactionSettings): CompactionPlanning {
 	const { items, previous } = contextItems(path);
-	if (items.length < 2) return undefined;
+	if (items.length < 2)
+		return { kind: "nothing", reason: nothingReason(items, previous, true, settings.keepRecentTokens) };
 	let kept = 0;
 	let cut = items.length;
 	while (cut > 0 && kept < settings.keepRecentTokens) {
 		cut--;
 		kept += estimateTokens(items[cut]!.message);
 	}
+	// Everything counted without reaching the budget: the whole context is the kept tail.
+	const fits = cut === 0 && kept < settings.keepRecentTokens;
 	while (cut < items.length && !isTurnStart(items[cut]!)) cut++;
 	if (cut >= items.length) {
 		cut = items.length - 1;
 		while (cut > 0 && !isTurnStart(items[cut]!)) cut--;
 	}
-	if (cut <= 0) return undefined;
+	if (cut <= 0) return { kind: "nothing", reason: nothingReason(items, previous, fits, settings.keepRecentTokens) };
 	const messagesToSummarize = items.slice(0, cut).map((i) => i.message);
 	const summaryTokens = previous ? Math.ceil(previous.summary.length / 4) : 0;
 	const previousOps = previous && isFileOperations(previous.details) ? previous.details : undefined;
@@ -102,7 +126,7 @@ export function planCompaction(path: readonly StoredEntry[], settings: Compactio
 		fileOperations: collectFileOperations(messagesToSummarize, previousOps),
 	};
 	if (previous) plan.previousSummary = previous.summary;
-	return plan;
+	return { kind: "plan", plan };
 }
 
 /** True when the context is close enough to the window that it should be compacted. */

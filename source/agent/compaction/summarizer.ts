@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { Api, Model } from "@mariozechner/pi-ai";
+import { nameEndpoint } from "../models/endpoint-error.js";
 import { serializeConversation } from "./serialize-conversation.js";
 
 /** What to summarise and with which model. */
@@ -56,7 +57,8 @@ export async function summarize(request: SummaryRequest): Promise<string> {
 		options,
 	);
 	if (response.stopReason === "aborted") throw new Error("Summary cancelled");
-	if (response.stopReason === "error") throw new Error(`Summary failed: ${response.errorMessage ?? "unknown error"}`);
+	if (response.stopReason === "error")
+		throw new Error(`Summary failed: ${nameEndpoint(response.errorMessage ?? "unknown error", request.model)}`);
 	const text = response.content
 		.filter((b) => b.type === "text")
 		.map((b) => b.text)

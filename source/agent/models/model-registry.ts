@@ -6,7 +6,7 @@ import { buildCustomModels } from "./custom-models.js";
 import { modelsJsonPath, settingsJsonPath } from "./model-setup.js";
 import { type CustomProviderConfig, readModelsFile } from "./models-json.js";
 import { isOfflineModel, OFFLINE_MODEL, OFFLINE_PROVIDER } from "./offline-provider.js";
-import { type Env, envApiKey } from "./provider-env.js";
+import { type Env, envApiKey, PROVIDER_KEY_VARS } from "./provider-env.js";
 
 export { describeModelSetup } from "./model-setup.js";
 
@@ -51,6 +51,16 @@ function refOf(model: Pick<Model<Api>, "provider" | "id">): string {
 	return `${model.provider}/${model.id}`;
 }
 
+/** "ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN)": the API-key variable first, the alternatives after. */
+function keyVariables(provider: string): string | undefined {
+	const names = [...(PROVIDER_KEY_VARS[provider] ?? [])].sort(
+		(a, b) => Number(b.endsWith("_API_KEY")) - Number(a.endsWith("_API_KEY")),
+	);
+	const [first, ...rest] = names;
+	if (!first) return undefined;
+	return rest.length > 0 ? `${first} (or ${rest.join(" or ")})` : first;
+}
+
 async function readDefaultSetting(path: string): Promise<{ ref?: string; error?: string }> {
 	let text: string;
 	try {
@@ -79,6 +89,8 @@ export class ModelRegistry {
 		private readonly keys: ReadonlyMap<string, string>,
 		private readonly errors: readonly string[],
 		private readonly defaultRef: string | undefined,
+		/** `provider/id` → what it needs, for the models left out for want of a key. */
+		private readonly keyless: ReadonlyMap<string, string>,
 	) {}
 
 	/** Builds the registry from the environment and the agent dir; never throws on bad config. */
@@ -105,21 +117,31 @@ export class ModelRegistry {
 			};
 			byRef.set(info.ref, info);
 		};
+		const keyless = new Map<string, string>();
 		for (const provider of getProviders()) {
 			const key = envApiKey(provider, env);
-			if (!key) continue;
+			if (!key) {
+				const needs = keyVariables(provider);
+				if (needs) for (const model of getModels(provider)) keyless.set(refOf(model), needs);
+				continue;
+			}
 			keys.set(provider, key);
 			for (const model of getModels(provider)) add(model as Model<Api>, "builtin");
 		}
 		for (const provider of modelsFile.providers) {
 			const key = ModelRegistry.customKey(provider, env, errors);
-			if (key === undefined) continue;
+			if (key === undefined) {
+				const needs = provider.key.kind === "env" ? `${provider.key.name} (apiKeyEnv in models.json)` : undefined;
+				if (needs) for (const model of buildCustomModels(provider)) keyless.set(refOf(model), needs);
+				continue;
+			}
 			keys.set(provider.name, key);
 			// A custom entry with a built-in's ref replaces it: the user pointed that model at their endpoint.
 			for (const model of buildCustomModels(provider)) add(model, "custom");
 		}
 		add(OFFLINE_MODEL, "offline");
-		const registry = new ModelRegistry([...byRef.values()], keys, errors, setting.ref);
+		for (const ref of byRef.keys()) keyless.delete(ref);
+		const registry = new ModelRegistry([...byRef.values()], keys, errors, setting.ref, keyless);
 		// `errors` is the instance's own list, so a default that `find()` cannot resolve is reported with the rest.
 		if (setting.ref && !registry.find(setting.ref)) {
 			errors.push(`settings.json: defaultModel ${setting.ref} is not an available model`);
@@ -155,6 +177,15 @@ export class ModelRegistry {
 		if (exact) return exact.model;
 		const byId = this.models.filter((info) => info.id === wanted);
 		return byId.length === 1 ? byId[0]?.model : undefined;
+	}
+
+	/** `<provider/id> needs <VARIABLE>` for a known model left out because its key is not set (by ref or unique bare id). */
+	missingKey(ref: string): string | undefined {
+		const wanted = ref.trim();
+		const exact = this.keyless.get(wanted);
+		if (exact) return `${wanted} needs ${exact}`;
+		const byId = [...this.keyless].filter(([known]) => known.slice(known.indexOf("/") + 1) === wanted);
+		return byId.length === 1 ? `${byId[0]![0]} needs ${byId[0]![1]}` : undefined;
 	}
 
 	/** The key to pass as pi-ai's `apiKey` for `provider`, or undefined when it is not configured. */

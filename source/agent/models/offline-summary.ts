@@ -20,8 +20,8 @@ export function isSummarizationRequest(context: Context): boolean {
 	return asks(context.systemPrompt) || asks(requestText) || requestText.includes("<conversation>");
 }
 
-/** The user turns found in a conversation pasted as text: each `[User]:` block until the next marker. */
-function pastedUserTurns(text: string): string[] {
+/** The turns of `role` found in a conversation pasted as text: each `[User]:` (or `[Assistant]:`) block until the next marker. */
+function pastedTurns(text: string, role: "user" | "assistant"): string[] {
 	const turns: string[] = [];
 	let current: string[] | undefined;
 	for (const line of text.split("\n")) {
@@ -29,8 +29,8 @@ function pastedUserTurns(text: string): string[] {
 		// A closing tag (`</conversation>`) ends the pasted transcript; what follows is the instruction.
 		if (marker || line.trimStart().startsWith("</")) {
 			if (current) turns.push(current.join("\n"));
-			const role = (marker?.[1] ?? marker?.[2] ?? "").toLowerCase();
-			current = role === "user" ? [marker?.[3] ?? ""] : undefined;
+			const found = (marker?.[1] ?? marker?.[2] ?? "").toLowerCase();
+			current = found === role ? [marker?.[3] ?? ""] : undefined;
 		} else if (current) {
 			current.push(line);
 		}
@@ -46,8 +46,12 @@ function toolUse(messages: readonly Message[], pasted: string): string[] {
 		if (message.role !== "assistant") continue;
 		for (const block of message.content) if (block.type === "toolCall") bump(block.name);
 	}
-	// pi serialises calls as `[Assistant tool calls]: read(path="a.ts"); bash(command="ls")`.
 	for (const line of pasted.split("\n")) {
+		// xcsh's own serialiser writes one call a line with JSON arguments: `[Assistant tool call]: read({"path":"a.ts"})`;
+		// only the leading name counts, since the arguments may hold anything.
+		const single = /^\s*\[Assistant tool call\]:\s?([A-Za-z_][\w-]*)\(/.exec(line)?.[1];
+		if (single) bump(single);
+		// pi serialises calls as `[Assistant tool calls]: read(path="a.ts"); bash(command="ls")`.
 		const calls = /^\s*\[Assistant tool calls\]:\s?(.*)$/.exec(line)?.[1];
 		for (const call of calls?.matchAll(/([A-Za-z_][\w-]*)\(/g) ?? []) if (call[1]) bump(call[1]);
 	}
@@ -61,11 +65,13 @@ export function summarizeConversation(context: Context): string {
 	const pasted = request ? messageText(request) : "";
 	const prompts = [
 		...earlier.filter((message) => message.role === "user").map((message) => oneLine(messageText(message), 200)),
-		...pastedUserTurns(pasted),
+		...pastedTurns(pasted, "user"),
 	].filter((prompt) => prompt.length > 0);
 	const tools = toolUse(earlier, pasted);
 	const lastReply = earlier.findLast((message) => message.role === "assistant");
-	const lastReplyText = lastReply ? oneLine(messageText(lastReply), 200) : "";
+	const lastReplyText = lastReply
+		? oneLine(messageText(lastReply), 200)
+		: (pastedTurns(pasted, "assistant").at(-1) ?? "");
 	return [
 		"## Goal",
 		prompts[0] ?? "(no user prompt found)",

@@ -62,14 +62,14 @@ function withState(data: ExportData, state: ExportState | undefined): ExportData
 /**
  * Exports the session (header, every entry of every branch, the leaf) plus the agent state's
  * system prompt and tools to a self-contained HTML file; returns its absolute path. The session
- * itself is not touched: no entry is added.
+ * itself is not touched: no entry is added. Entries come from memory, so a `--no-session` session
+ * exports like a saved one (its entries hold their images inline, never blob references).
  */
 export async function exportSessionToHtml(
 	sessionManager: SessionManager,
 	state: ExportState | undefined,
 	options: ExportOptions = {},
 ): Promise<string> {
-	if (!sessionManager.isPersisted()) throw new Error("Cannot export in-memory session to HTML");
 	const cwd = options.cwd ?? process.cwd();
 	const header = sessionManager.getHeader();
 	const outputPath =

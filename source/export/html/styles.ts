@@ -58,9 +58,9 @@ summary{cursor:pointer;font-size:12px;color:var(--muted);padding:2px 0}
 .tool-call.error{border-color:var(--error)}
 .tool-call>summary{padding:4px 8px;font-family:ui-monospace,monospace}
 .tool-summary{display:inline-flex;gap:8px;max-width:calc(100% - 20px);vertical-align:top}
-.tool-name{font-weight:600;color:var(--fg)}
-.tool-args{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.tool-status{color:var(--muted)}
+.tool-name{font-weight:600;color:var(--fg);flex:none;white-space:nowrap}
+.tool-args{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0;flex:0 1 auto}
+.tool-status{color:var(--muted);flex:none;white-space:nowrap}
 .tool-call.error .tool-status,.error-box{color:var(--error)}
 .tool-body{padding:0 8px 8px}
 .tool-heading{font-size:11px;text-transform:uppercase;color:var(--muted);margin-top:6px}

@@ -41,6 +41,33 @@ function pathContext(path: readonly ViewEntry[]): PathContext {
 	return { results, consumed };
 }
 
+/**
+ * The tool results that follow `entry` and answer its calls: a result is a child of the call (or of
+ * an earlier result), so the path root → call alone would show every call as "no result".
+ */
+function resultsAfter(index: SessionIndex, entry: ViewEntry | undefined): ViewEntry[] {
+	const message = entry ? messageOf(entry) : undefined;
+	if (!entry || message?.role !== "assistant") return [];
+	const open = new Set<string>();
+	for (const block of blocksOf(message.content)) if (block.kind === "toolCall") open.add(block.id);
+	const results: ViewEntry[] = [];
+	let current = entry;
+	while (open.size > 0) {
+		const answers = index.childrenOf(current.id).filter((child) => {
+			const reply = messageOf(child);
+			const callId = reply?.role === "toolResult" ? str(reply.toolCallId) : undefined;
+			return callId !== undefined && open.has(callId);
+		});
+		// Several answers on different branches: the one on the file's active path, else the first.
+		const next = answers.find((child) => index.isActive(child.id)) ?? answers[0];
+		if (!next) break;
+		open.delete(str(messageOf(next)?.toolCallId) ?? "");
+		results.push(next);
+		current = next;
+	}
+	return results;
+}
+
 /** Builds the conversation pane; `prelude` (system prompt, tools) sits above the path. */
 export function createConversation(index: SessionIndex, prelude: readonly HTMLElement[]): Conversation {
 	const element = el("main", "conversation");
@@ -104,6 +131,7 @@ export function createConversation(index: SessionIndex, prelude: readonly HTMLEl
 		element,
 		show(id) {
 			path = index.pathTo(id);
+			path.push(...resultsAfter(index, path.at(-1)));
 			context = pathContext(path);
 			targets.clear();
 			start = chunkStart(path.length);

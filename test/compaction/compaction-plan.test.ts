@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { planCompaction } from "../../source/agent/compaction/compaction.js";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
+
+const SETTINGS = { keepRecentTokens: 1000, reserveTokens: 100 };
+
+describe("planCompaction says why there is nothing to compact", () => {
+	it("an empty session, or one message", () => {
+		const session = SessionManager.inMemory("/p");
+		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+			kind: "nothing",
+			reason: "the session has no messages",
+		});
+		session.appendMessage(userMessage("hi"));
+		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+			kind: "nothing",
+			reason: "the context holds only 1 message",
+		});
+	});
+
+	it("everything fits in the recent part that is kept as it is", () => {
+		const session = SessionManager.inMemory("/p");
+		session.appendMessage(userMessage("short question"));
+		session.appendMessage(assistantMessage("short answer"));
+		session.appendMessage(userMessage("another one"));
+		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+			kind: "nothing",
+			reason: "the 3 messages in the context (~123 tokens) fit in the recent part kept as it is (~1,000 tokens)",
+		});
+	});
+
+	it("one long turn is kept whole: a compaction only cuts where a prompt starts", () => {
+		const session = SessionManager.inMemory("/p");
+		session.appendMessage(userMessage("read everything"));
+		for (let i = 0; i < 3; i++) {
+			session.appendMessage(assistantMessage("reading"));
+			session.appendMessage(toolResultMessage("x".repeat(8000)));
+		}
+		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+			kind: "nothing",
+			reason: "the context is one turn (7 messages, ~2,120 tokens) and a compaction only cuts where a prompt starts",
+		});
+	});
+
+	it("counts from the last compaction", () => {
+		const session = SessionManager.inMemory("/p");
+		session.appendMessage(userMessage("one"));
+		session.appendMessage(assistantMessage("two"));
+		const kept = session.appendMessage(userMessage("three"));
+		session.appendCompaction("summary", undefined, kept, 10);
+		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+			kind: "nothing",
+			reason: "the context holds only 1 message since the last compaction",
+		});
+	});
+
+	it("plans when there is something before the kept tail", () => {
+		const session = SessionManager.inMemory("/p");
+		session.appendMessage(userMessage("old question"));
+		session.appendMessage(assistantMessage("y".repeat(8000)));
+		const recent = session.appendMessage(userMessage("new question"));
+		session.appendMessage(assistantMessage("short"));
+		const planned = planCompaction(session.getBranch(), { keepRecentTokens: 10, reserveTokens: 100 });
+		expect(planned).toMatchObject({ kind: "plan", plan: { firstKeptEntryId: recent } });
+	});
+});
