@@ -62,7 +62,10 @@ describe("a streamed answer from an OpenAI-compatible endpoint in the full-scree
 		expect(hidden).toContain("∴ thinking (2 lines, Ctrl+T to show)");
 		expect(hidden).not.toContain("weigh the question");
 		t.write("\x14");
-		const shown = await t.waitFor("I should weigh the question carefully.");
+		// The whole frame in one condition: a frame can be read half drawn.
+		const shown = await t.waitFor(
+			(s) => s.includes("I should weigh the question carefully.") && s.includes("The answer is 42."),
+		);
 		expect(shown).toContain("Then answer it briefly.");
 		expect(shown).toContain("The answer is 42.");
 		expect(shown.match(/› what is the answer/g)?.length).toBe(1);
