@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** Debian's chromium; CI installs it, a machine without it skips the browser tests. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -61,4 +62,40 @@ export async function openExport(browser: Browser, file: string, hash = ""): Pro
 	await page.goto(url + hash);
 	await page.waitForSelector("#conversation .message");
 	return { page, context, url, requests, consoleErrors, dialogs, close: () => context.close() };
+}
+
+/** What `useExportBrowser` gives a suite. */
+export interface ExportBrowser {
+	/** Opens an exported file (plus `hash`) in a fresh context; closed after the test. */
+	open(file: string, hash?: string): Promise<OpenedExport>;
+	/** Closes a session the test made after the test. */
+	keep(session: { close(): Promise<void> }): void;
+}
+
+/** One Chromium for the suite, and the pages and sessions each test opens, closed after it. */
+export function useExportBrowser(): ExportBrowser {
+	let browser: Browser | undefined;
+	const pages: OpenedExport[] = [];
+	const sessions: { close(): Promise<void> }[] = [];
+	beforeAll(async () => {
+		browser = await launchChromium();
+	});
+	afterAll(async () => {
+		await browser?.close();
+	});
+	afterEach(async () => {
+		for (const opened of pages.splice(0)) await opened.close();
+		for (const session of sessions.splice(0)) await session.close().catch(() => undefined);
+	});
+	return {
+		async open(file, hash = "") {
+			if (!browser) throw new Error("the browser is not running: call open() inside a test");
+			const opened = await openExport(browser, file, hash);
+			pages.push(opened);
+			return opened;
+		},
+		keep(session) {
+			sessions.push(session);
+		},
+	};
 }

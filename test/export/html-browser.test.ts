@@ -1,12 +1,11 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exportFromFile, exportSessionToHtml } from "../../source/export/html/index.js";
 import type { SessionManager } from "../../source/session/session-manager.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { hasChromium, launchChromium, type OpenedExport, openExport } from "./browser.js";
+import { hasChromium, type OpenedExport, useExportBrowser } from "./browser.js";
 import { branchedSession, XSS_STATE, xssSession } from "./sessions.js";
 
 const SKIP_REASON = "no /usr/bin/chromium on this machine (CI installs Debian's chromium)";
@@ -15,31 +14,18 @@ const browserIt = it.skipIf(!hasChromium);
 
 describe.skipIf(!hasChromium)(`HTML export in Chromium${hasChromium ? "" : ` (skipped: ${SKIP_REASON})`}`, () => {
 	const temp = useTempAgentDir();
-	let browser: Browser;
-	const sessions: SessionManager[] = [];
-	const pages: OpenedExport[] = [];
-	beforeAll(async () => {
-		browser = await launchChromium();
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
-	afterEach(async () => {
-		for (const opened of pages.splice(0)) await opened.close();
-		for (const session of sessions.splice(0)) await session.close().catch(() => undefined);
-	});
+	const chromium = useExportBrowser();
+	/** The session the test's export came from. */
+	let exported: SessionManager | undefined;
 
 	async function exportBranched(): Promise<{ file: string; ids: Awaited<ReturnType<typeof branchedSession>>["ids"] }> {
 		const { session, ids } = await branchedSession("/work/project");
-		sessions.push(session);
+		chromium.keep(session);
+		exported = session;
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
 		return { file, ids };
 	}
-	async function open(file: string, hash = ""): Promise<OpenedExport> {
-		const opened = await openExport(browser, file, hash);
-		pages.push(opened);
-		return opened;
-	}
+	const open = (file: string, hash = ""): Promise<OpenedExport> => chromium.open(file, hash);
 	/** Nothing but the page itself was requested, nothing complained, nothing popped up. */
 	function expectClean(opened: OpenedExport): void {
 		expect(opened.requests.filter((url) => url.split("#")[0] !== opened.url)).toEqual([]);
@@ -68,12 +54,12 @@ describe.skipIf(!hasChromium)(`HTML export in Chromium${hasChromium ? "" : ` (sk
 		await page.click("button[data-filter='all']");
 		const all = await rowIds(opened);
 		expect(new Set(all).size).toBe(all.length);
-		const sessionIds = sessions[0]!.getEntries().map((entry) => entry.id);
+		const sessionIds = exported!.getEntries().map((entry) => entry.id);
 		expect(all.sort()).toEqual([...sessionIds].sort());
 		const active = await page.$$eval("#tree .tree-row.active-path", (rows) =>
 			rows.map((row) => (row as HTMLElement).dataset.id),
 		);
-		expect(active).toEqual(sessions[0]!.getBranch().map((entry) => entry.id));
+		expect(active).toEqual(exported!.getBranch().map((entry) => entry.id));
 		expect(await page.textContent(`#tree .tree-row[data-id='${ids.u3}'] .label`)).toBe("checkpoint");
 		expect(await page.getAttribute(`#tree .tree-row[data-id='${ids.u2}']`, "class")).not.toContain("active-path");
 
@@ -150,7 +136,7 @@ describe.skipIf(!hasChromium)(`HTML export in Chromium${hasChromium ? "" : ` (sk
 
 	browserIt("a session full of script injection runs nothing", async () => {
 		const session = await xssSession("/work/project");
-		sessions.push(session);
+		chromium.keep(session);
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
 		const opened = await open(file);
 		const { page } = opened;

@@ -1,40 +1,27 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { hasChromium, launchChromium, type OpenedExport, openExport } from "./browser.js";
+import { hasChromium, useExportBrowser } from "./browser.js";
 import { assistantWithTool, branchedSession, resultFor, XSS_STATE } from "./sessions.js";
 
 const SKIP_REASON = "no /usr/bin/chromium on this machine (CI installs Debian's chromium)";
 
 describe.skipIf(!hasChromium)(`HTML tool cards in Chromium${hasChromium ? "" : ` (skipped: ${SKIP_REASON})`}`, () => {
 	const temp = useTempAgentDir();
-	let browser: Browser;
-	const sessions: SessionManager[] = [];
-	const pages: OpenedExport[] = [];
-	beforeAll(async () => {
-		browser = await launchChromium();
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
-	afterEach(async () => {
-		for (const opened of pages.splice(0)) await opened.close();
-		for (const session of sessions.splice(0)) await session.close().catch(() => undefined);
-	});
+	const chromium = useExportBrowser();
 
 	async function exportBranched() {
 		const { session, ids } = await branchedSession("/work/project");
-		sessions.push(session);
+		chromium.keep(session);
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
 		return { file, ids };
 	}
 
 	it("a tool card keeps its name on one line however long the command is", async () => {
 		const session = await SessionManager.create("/work/project");
-		sessions.push(session);
+		chromium.keep(session);
 		session.appendMessage(userMessage("list it"));
 		const command = `ls -la /a/very/long/path/${"segment/".repeat(40)} && echo ${"x".repeat(300)}`;
 		const call = assistantWithTool("Listing", "call_bash", {});
@@ -43,8 +30,7 @@ describe.skipIf(!hasChromium)(`HTML tool cards in Chromium${hasChromium ? "" : `
 		session.appendMessage(resultFor("call_bash", "total 0"));
 		await session.flush();
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
-		const opened = await openExport(browser, file);
-		pages.push(opened);
+		const opened = await chromium.open(file);
 		const { page } = opened;
 		for (const width of [1280, 700, 420]) {
 			await page.setViewportSize({ width, height: 900 });
@@ -67,8 +53,7 @@ describe.skipIf(!hasChromium)(`HTML tool cards in Chromium${hasChromium ? "" : `
 
 	it("a deep link to the assistant entry of a tool call shows the call with its result", async () => {
 		const { file, ids } = await exportBranched();
-		const opened = await openExport(browser, file, `#${ids.a3}`);
-		pages.push(opened);
+		const opened = await chromium.open(file, `#${ids.a3}`);
 		const { page } = opened;
 		const status = await page.textContent(`#conversation details.tool-call .tool-status`);
 		expect(status).toBe("ok");
@@ -85,13 +70,12 @@ describe.skipIf(!hasChromium)(`HTML tool cards in Chromium${hasChromium ? "" : `
 
 	it("a call whose result really is missing still says no result", async () => {
 		const session = await SessionManager.create("/work/project");
-		sessions.push(session);
+		chromium.keep(session);
 		session.appendMessage(userMessage("read it"));
 		const call = session.appendMessage(assistantWithTool("Reading", "call_lonely", { path: "a.ts" }));
 		await session.flush();
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
-		const opened = await openExport(browser, file, `#${call}`);
-		pages.push(opened);
+		const opened = await chromium.open(file, `#${call}`);
 		expect(await opened.page.textContent("#conversation details.tool-call .tool-status")).toBe("no result");
 	});
 });

@@ -1,10 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { hasChromium, launchChromium, type OpenedExport, openExport } from "./browser.js";
+import { hasChromium, useExportBrowser } from "./browser.js";
 import { XSS_STATE } from "./sessions.js";
 
 const SKIP_REASON = "no /usr/bin/chromium on this machine (CI installs Debian's chromium)";
@@ -19,17 +18,7 @@ interface RowShape {
 
 describe.skipIf(!hasChromium)(`the HTML sidebar's graph${hasChromium ? "" : ` (skipped: ${SKIP_REASON})`}`, () => {
 	const temp = useTempAgentDir();
-	let browser: Browser;
-	const pages: OpenedExport[] = [];
-	beforeAll(async () => {
-		browser = await launchChromium();
-	});
-	afterAll(async () => {
-		await browser?.close();
-	});
-	afterEach(async () => {
-		for (const opened of pages.splice(0)) await opened.close();
-	});
+	const chromium = useExportBrowser();
 
 	it("keeps the active path in one column with twenty side branches hanging off it, git-log style", async () => {
 		const session = await SessionManager.create("/work/project");
@@ -45,8 +34,7 @@ describe.skipIf(!hasChromium)(`the HTML sidebar's graph${hasChromium ? "" : ` (s
 		await session.flush();
 		const file = await exportSessionToHtml(session, XSS_STATE, { cwd: temp.root });
 		await session.close();
-		const opened = await openExport(browser, file);
-		pages.push(opened);
+		const opened = await chromium.open(file);
 		// The sidebar is virtualised: a tall viewport puts all 82 rows in the DOM.
 		await opened.page.setViewportSize({ width: 1280, height: 2600 });
 		await opened.page.waitForFunction(() => document.querySelectorAll("#tree .tree-row").length >= 82);
