@@ -6,8 +6,16 @@ import { info, type SlashCommand } from "./types.js";
 const KEY_HELP = [
 	"",
 	"Keys: Enter send · Shift+Enter / Alt+Enter newline · ↑/↓ history · Ctrl+R search history · Tab complete",
-	"      Escape abort · Ctrl+C clear, twice to quit · while the agent works, Enter steers and >> queues a follow-up",
+	"      Escape abort · Ctrl+C clear, twice to quit · Ctrl+T show or hide thinking",
+	"      while the agent works, Enter steers and >> queues a follow-up",
 ];
+
+/** One command's line in /help: name, arguments, other names, what it does. */
+function helpLine(command: SlashCommand): string {
+	const args = command.args ? ` ${command.args}` : "";
+	const aliases = command.aliases?.length ? ` (also ${command.aliases.map((a) => `/${a}`).join(", ")})` : "";
+	return `/${command.name}${args}${aliases} — ${command.description}`;
+}
 
 /** The command list in /help order: session, search, model, any extra (export/share), then help and quit. */
 export function buildCommands(extra: readonly SlashCommand[] = []): SlashCommand[] {
@@ -16,12 +24,7 @@ export function buildCommands(extra: readonly SlashCommand[] = []): SlashCommand
 		{
 			name: "help",
 			description: "Show the commands and keys",
-			run: () =>
-				info(
-					[...commands.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""} — ${c.description}`), ...KEY_HELP].join(
-						"\n",
-					),
-				),
+			run: () => info([...commands.map(helpLine), ...KEY_HELP].join("\n")),
 		},
 		{ name: "quit", aliases: ["exit"], description: "Leave xcsh", run: () => ({ kind: "quit" }) },
 	);

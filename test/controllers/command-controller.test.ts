@@ -84,6 +84,8 @@ describe("CommandController and the slash commands", () => {
 		expect((help as { text: string }).text).toContain(
 			"/model [provider/id] — Show the available models, or switch to one",
 		);
+		expect((help as { text: string }).text).toContain("/quit (also /exit) — Leave xcsh");
+		expect((help as { text: string }).text).toContain("Ctrl+T show or hide thinking");
 	});
 
 	it("/model lists, switches and records; unknown models are an error", async () => {
