@@ -1,71 +1,28 @@
 import type { CommandResult } from "../source/commands/types.js";
 import type { SearchHit } from "../source/index/session-index.js";
-import type { AgentSession } from "../source/session/agent-session.js";
 import type { NavigateTreeOptions } from "../source/session/session-maintenance.js";
-import type { ChatController } from "./chat-controller.js";
-import type { CommandController } from "./command-controller.js";
-import type { InputController } from "./input-controller.js";
 import {
-	BRANCH_NOTICE,
-	MOVED_NOTICE,
-	missingEntryNotice,
-	type OpenHitOutcome,
-	type SearchController,
-} from "./search-controller.js";
-import type { ResumeOutcome, SelectorController } from "./selector-controller.js";
+	type AppControllerOptions,
+	type AppScreen,
+	type AppSnapshot,
+	CONFIRM_CANCELLED,
+	DOUBLE_PRESS_MS,
+	type EarlyResume,
+	FORKED,
+	type LockedChoice,
+	OPENED_READ_ONLY,
+	QUIT_HINT,
+	RESUME_CANCELLED,
+	RESUMED,
+} from "./app-state.js";
+import type { CommandController } from "./command-controller.js";
+import { BRANCH_NOTICE, MOVED_NOTICE, missingEntryNotice, type OpenHitOutcome } from "./search-controller.js";
+import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
 
-/** The choices of the locked-session screen. */
-export type LockedChoice = "fork" | "read-only" | "cancel";
-
-/** What was picked in the picker drawn before the app loaded (`xcsh --resume`). */
-export interface EarlyResume {
-	readonly outcome: ResumeOutcome;
-	readonly path: string;
-	readonly error?: string;
-}
-
-/** Which screen is showing, with what it shows. */
-export type AppScreen =
-	| { readonly kind: "chat" }
-	| { readonly kind: "resume" }
-	| { readonly kind: "search" }
-	/** `key` changes whenever the tree must be read again; `selectedId` undefined: the leaf. */
-	| { readonly kind: "tree"; readonly key: number; readonly selectedId: string | undefined }
-	| { readonly kind: "confirm"; readonly title: string; readonly details: readonly string[] }
-	| { readonly kind: "locked"; readonly path: string; readonly message: string };
-
-/** What the app shows; replaced (never mutated) on every change. */
-export interface AppSnapshot {
-	readonly screen: AppScreen;
-	/** Text to put in the editor; a new `key` replaces what is there. */
-	readonly editor: { readonly text: string; readonly key: number };
-}
-
-/** What the app controller drives. */
-export interface AppControllerOptions {
-	readonly session: AgentSession;
-	readonly chat: ChatController;
-	readonly commands: CommandController;
-	readonly input: InputController;
-	readonly selector: SelectorController;
-	readonly search: SearchController;
-	/** Clears the terminal: the history a redraw replaces is already printed. */
-	readonly clearScreen: () => void;
-	/** Counts the double Ctrl+C window; tests pass their own clock. */
-	readonly now?: () => number;
-}
+export * from "./app-state.js";
 
 type Confirm = Extract<CommandResult, { kind: "confirm" }>;
 type Listener = () => void;
-
-const DOUBLE_PRESS_MS = 1000;
-/** Shown when a confirm step is declined and the command named nothing better. */
-export const CONFIRM_CANCELLED = "Cancelled";
-export const RESUMED = "Resumed session";
-export const FORKED = "Forked the session into a new one here";
-export const OPENED_READ_ONLY = "Opened read-only: /fork to continue in a copy";
-export const RESUME_CANCELLED = "Resume cancelled";
-export const QUIT_HINT = "Press Ctrl+C again to quit";
 
 function describe(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -300,7 +257,7 @@ export class AppController {
 		if (outcome === "resumed") {
 			this.redraw();
 			chat.notice("info", success);
-		} else if (outcome === "cancelled") chat.notice("warning", "Resume cancelled by an extension");
+		} else if (outcome === "cancelled") chat.notice("warning", RESUME_CANCELLED_NOTICE);
 		else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
 	}
 

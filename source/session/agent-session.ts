@@ -3,10 +3,11 @@ import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import { nameEndpoint } from "../agent/models/endpoint-error.js";
-import type { AgentSessionErrorSource, AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
+import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { formatSessionAsText } from "./format-session-text.js";
+import { MessageRecorder } from "./message-recorder.js";
 import { convertToLlm } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
@@ -40,7 +41,7 @@ export class AgentSession {
 	#unsubscribeAgent: (() => void) | undefined;
 	#nextTurn: AgentMessage[] = [];
 	readonly #choice: ModelChoice;
-	#reportedPersistError: Error | undefined;
+	readonly #recorder: MessageRecorder;
 
 	private constructor(agent: Agent, options: AgentSessionOptions) {
 		this.#agent = agent;
@@ -48,6 +49,7 @@ export class AgentSession {
 		this.#models = options.models;
 		this.#extensions = options.extensions ?? new ExtensionRunner();
 		this.#choice = new ModelChoice(agent, options.sessionManager, options.models);
+		this.#recorder = new MessageRecorder(options.sessionManager, (event) => this.#emit(event));
 		this.#maintenance = new SessionMaintenance({
 			sessionManager: options.sessionManager,
 			agent,
@@ -385,34 +387,8 @@ export class AgentSession {
 			// Before it is stored or shown: every view of the failed request then says where it went.
 			if (event.message.role === "assistant" && event.message.errorMessage)
 				event.message.errorMessage = nameEndpoint(event.message.errorMessage, this.model);
-			this.#persist(event.message);
+			this.#recorder.record(event.message);
 		}
 		this.#emit(event);
-	}
-
-	#persist(message: AgentMessage): void {
-		try {
-			if (message.role === "custom") {
-				this.#sessionManager.appendCustomMessageEntry(
-					message.customType,
-					message.content,
-					message.display,
-					message.details,
-				);
-			} else {
-				this.#sessionManager.appendMessage(message);
-			}
-		} catch (error) {
-			this.#reportOnce("persistence", error);
-		}
-	}
-
-	#reportOnce(source: AgentSessionErrorSource, error: unknown): void {
-		const err = error instanceof Error ? error : new Error(String(error));
-		if (source === "persistence") {
-			if (this.#reportedPersistError === err) return;
-			this.#reportedPersistError = err;
-		}
-		this.#emit({ type: "error", source, message: err.message });
 	}
 }

@@ -1,13 +1,13 @@
 import { dirname, join, resolve } from "node:path";
-import { listIndexedSessions } from "../index/indexed-sessions.js";
 import { createSessionId } from "./ids.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
-import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries, type StoredEntry } from "./session-entries.js";
+import { listAllSessions, listProjectSessions } from "./session-listing.js";
 import { loadState } from "./session-load-state.js";
 import { readSessionFile } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
+import type { ForkResult, OpenOptions, ReadOnlyReason } from "./session-manager-types.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
@@ -24,25 +24,11 @@ export type { SessionInitOptions, StoredEntry } from "./session-entries.js";
 
 import type { SessionLoadReport } from "./session-load-state.js";
 
+export type { ForkResult, OpenOptions, ReadOnlyReason } from "./session-manager-types.js";
 export type { SessionLoadReport };
-
-/** Why a session is open read-only: another xcsh has it, or its header is damaged (`xcsh doctor --fix`). */
-export type ReadOnlyReason = "held-elsewhere" | "damaged-header";
-
-/** How `open` / `setSessionFile` open a file. */
-export interface OpenOptions {
-	/** Browse without writing or locking (the session is open in another xcsh). */
-	readOnly?: boolean;
-}
 
 /** A session lock this manager holds. */
 type HeldLock = { release: () => void; stillHeld: () => boolean };
-
-/** The result of `fork()`. */
-export interface ForkResult {
-	previousSessionFile: string | undefined;
-	sessionFile: string;
-}
 
 /**
  * The session: an append-only tree of entries plus a movable leaf, kept in memory first and
@@ -154,19 +140,13 @@ export class SessionManager extends SessionEntries {
 	}
 
 	/** Sessions of one project, newest first (from the session index; the files when it is unusable). */
-	static async list(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionInfo[]> {
-		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
-		if (storage !== undefined && !(storage instanceof FileSessionStorage)) return listSessionsIn([dir], storage);
-		return (await listIndexedSessions({ dir })) ?? listSessionsIn([dir], new FileSessionStorage());
+	static list(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionInfo[]> {
+		return listProjectSessions(cwd, sessionDir, storage);
 	}
 
 	/** Sessions of every project under the agent dir, newest first (from the session index when usable). */
-	static async listAll(storage?: SessionStorage): Promise<SessionInfo[]> {
-		if (storage !== undefined && !(storage instanceof FileSessionStorage)) {
-			return listSessionsIn(allSessionDirs(storage), storage);
-		}
-		const store = new FileSessionStorage();
-		return (await listIndexedSessions("all")) ?? listSessionsIn(allSessionDirs(store), store);
+	static listAll(storage?: SessionStorage): Promise<SessionInfo[]> {
+		return listAllSessions(storage);
 	}
 
 	// ── loading and identity ────────────────────────────────────────────────
