@@ -1,8 +1,9 @@
-import { Box, Text, useInput, useStdout } from "ink";
-import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { Box, Text } from "ink";
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { EarlyResume } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
+import type { TranscriptSource } from "../controllers/transcript-viewport.js";
 import { ChatView } from "./chat/chat-view.js";
 import { ConfirmScreen } from "./confirm-screen.js";
 import { Editor } from "./editor/editor.js";
@@ -12,6 +13,7 @@ import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
+import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of App. */
@@ -26,12 +28,12 @@ export interface AppProps {
 
 /** The full-screen app: renders the screen the app controller says and sends keys back to it. */
 export function App({ runtime, onExit, initialScreen = "chat", initialResume }: AppProps) {
-	const { app, chat, commands, input, selector, search, session } = runtime;
+	const { app, chat, commands, input, selector, search, session, viewport } = runtime;
 	const state = useSyncExternalStore(app.subscribe, app.getSnapshot);
 	const snapshot = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
 	const picker = useSyncExternalStore(selector.subscribe, selector.getSnapshot);
+	const scroll = useSyncExternalStore(viewport.subscribe, viewport.getSnapshot);
 	const { columns, rows } = useTerminalSize();
-	const { stdout } = useStdout();
 	const { screen } = state;
 	const busy = snapshot.streaming || snapshot.activity !== undefined;
 	const manager = session.sessionManager;
@@ -42,25 +44,31 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 		[app, initialScreen, initialResume],
 	);
 
-	useEffect(() => {
-		// A resize garbles what <Static> already printed: clear and redraw the history.
-		const redraw = () => app.redraw();
-		stdout.on("resize", redraw);
-		return () => {
-			stdout.off("resize", redraw);
-		};
-	}, [app, stdout]);
-
-	// App-wide keys that no screen widget owns.
-	useInput(
+	// App-wide keys that no screen widget owns: Ctrl+C off the chat quits; on the chat, the
+	// transcript's keys (scrolling, Ctrl+T, Ctrl+O) and the mouse wheel.
+	useLatestInput(
 		useCallback(
-			(value, key) => {
-				if (key.ctrl && value === "t") app.toggleThinking();
-				else if (matchKey(value, key) === "interrupt" && screen.kind !== "chat") app.quit();
+			(value, key, paste) => {
+				const action = paste ? undefined : matchKey(value, key);
+				if (action === undefined) return;
+				if (screen.kind === "chat") app.transcriptKey(action);
+				else if (action === "interrupt") app.quit();
 			},
 			[app, screen.kind],
 		),
+		true,
+		useCallback((direction: -1 | 1) => (screen.kind === "chat" ? app.wheel(direction) : undefined), [app, screen.kind]),
 	);
+	const parts = useMemo(
+		() => ({
+			items: snapshot.items,
+			pending: snapshot.pending,
+			pendingId: snapshot.pendingId,
+			running: snapshot.running,
+		}),
+		[snapshot.items, snapshot.pending, snapshot.pendingId, snapshot.running],
+	);
+	const onDraw = useCallback((source: TranscriptSource, height: number) => viewport.attach(source, height), [viewport]);
 
 	const leave = () => app.showChat();
 	switch (screen.kind) {
@@ -120,41 +128,45 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			break;
 	}
 
-	const liveRows = Math.max(3, rows - 8);
+	// One row short of the terminal: an Ink frame as tall as the terminal clears it on every frame.
 	return (
-		<Box flexDirection="column" width={columns}>
+		<Box flexDirection="column" width={columns} height={Math.max(1, rows - 1)}>
 			<ChatView
-				items={snapshot.items}
-				pending={snapshot.pending}
-				running={snapshot.running}
-				remountKey={snapshot.remountKey}
+				parts={parts}
 				showThinking={snapshot.showThinking}
+				expandTools={snapshot.expandTools}
 				width={columns}
-				liveRows={liveRows}
+				initialHeight={rows - 6}
+				anchor={scroll.anchor}
+				onDraw={onDraw}
 			/>
-			<Box marginTop={1}>
+			<Box flexShrink={0}>
 				{snapshot.activity ? (
 					<Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} />
 				) : (
 					<Text color="yellow">{snapshot.transient ?? " "}</Text>
 				)}
 			</Box>
-			<Editor
-				textKey={state.editor.key}
-				width={columns}
-				isActive
-				history={input.getRecent()}
-				searchHistory={(query) => input.search(query)}
-				commands={commands.completions}
-				cwd={manager.getCwd()}
-				placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
-				initialText={app.editorDraft()}
-				onChange={(text) => app.editorChanged(text)}
-				onSubmit={(text) => app.submit(text)}
-				onEscape={() => app.escape()}
-				onInterrupt={(isEmpty) => app.interrupt(isEmpty)}
-			/>
-			<StatusLine status={snapshot.status} width={columns} />
+			<Box flexShrink={0} flexDirection="column">
+				<Editor
+					textKey={state.editor.key}
+					width={columns}
+					isActive
+					history={input.getRecent()}
+					searchHistory={(query) => input.search(query)}
+					commands={commands.completions}
+					cwd={manager.getCwd()}
+					placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
+					initialText={app.editorDraft()}
+					onChange={(text) => app.editorChanged(text)}
+					onSubmit={(text) => app.submit(text)}
+					onEscape={() => app.escape()}
+					onInterrupt={(isEmpty) => app.interrupt(isEmpty)}
+				/>
+			</Box>
+			<Box flexShrink={0}>
+				<StatusLine status={snapshot.status} width={columns} />
+			</Box>
 		</Box>
 	);
 }

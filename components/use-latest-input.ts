@@ -32,13 +32,15 @@ export const NO_KEY: Key = {
 /**
  * Ink's `useInput`, but one call per key: a run of keys that arrived in one read (a fast typist,
  * tmux send-keys, SSH, key repeat) is split and applied in order, and a bracketed paste arrives as
- * text (`paste` true), never as keys. One stable subscription calls the latest `handler`: Ink
+ * text (`paste` true), never as keys. Mouse reports never reach `handler`: the wheel goes to `onWheel`. One stable subscription calls the latest `handler`: Ink
  * re-subscribes a changed handler in a passive effect, which a fast key could beat.
  */
-export function useLatestInput(handler: KeyHandler, isActive: boolean): void {
+export function useLatestInput(handler: KeyHandler, isActive: boolean, onWheel?: (direction: -1 | 1) => void): void {
 	const latest = useRef(handler);
+	const wheel = useRef(onWheel);
 	useLayoutEffect(() => {
 		latest.current = handler;
+		wheel.current = onWheel;
 	});
 	const { internal_eventEmitter: emitter } = useStdin();
 	// The exact string Ink's parser emitted: `useInput` decodes a run of keys as one and strips the
@@ -60,8 +62,19 @@ export function useLatestInput(handler: KeyHandler, isActive: boolean): void {
 		const read = readKeys(reader.current, raw.current, input, key);
 		reader.current = read.state;
 		for (const event of read.events) {
-			if (event.kind === "paste") latest.current(event.text, NO_KEY, true);
-			else latest.current(event.input, { ...NO_KEY, ...event.key }, false);
+			switch (event.kind) {
+				case "paste":
+					latest.current(event.text, NO_KEY, true);
+					break;
+				case "key":
+					latest.current(event.input, { ...NO_KEY, ...event.key }, false);
+					break;
+				case "wheel":
+					wheel.current?.(event.direction);
+					break;
+				case "mouse":
+					break;
+			}
 		}
 	}, []);
 	useInput(stable, { isActive });

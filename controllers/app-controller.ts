@@ -16,8 +16,10 @@ import {
 	RESUMED,
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
+import type { KeyAction } from "./keymap.js";
 import { BRANCH_NOTICE, MOVED_NOTICE, missingEntryNotice, type OpenHitOutcome } from "./search-controller.js";
 import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
+import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
 
 export * from "./app-state.js";
 
@@ -104,10 +106,20 @@ export class AppController {
 
 	#report = (error: unknown): void => this.#o.chat.notice("error", describe(error));
 
-	/** Clears the terminal and rebuilds the transcript from the session (after a switch, a move, a resize). */
+	/** Rebuilds the transcript from the session and shows its end (after a switch, a move, a compaction). */
 	redraw(): void {
-		this.#o.clearScreen();
 		this.#o.chat.rebuild();
+		this.#o.viewport.toBottom();
+	}
+
+	/** A transcript key on the chat screen (scrolling, Ctrl+T, Ctrl+O); true when it was one. */
+	transcriptKey(action: KeyAction): boolean {
+		return applyTranscriptKey(this.#o, action, this.#draft === "");
+	}
+
+	/** The mouse wheel over the chat: a few rows up or down. */
+	wheel(direction: -1 | 1): void {
+		this.#o.viewport.scrollBy(direction * WHEEL_ROWS);
 	}
 
 	// ── the chat screen ─────────────────────────────────────────────────────
@@ -130,9 +142,8 @@ export class AppController {
 		this.#show({ kind: "tree", key: this.#treeKey, selectedId });
 	}
 
-	/** Shows or hides thinking across the transcript (what is on screen is redrawn with it). */
+	/** Shows or hides thinking across the transcript. */
 	toggleThinking(): void {
-		this.#o.clearScreen();
 		this.#o.chat.toggleThinking();
 	}
 
@@ -143,6 +154,8 @@ export class AppController {
 	submit(text: string): boolean {
 		const { session, chat, input, commands } = this.#o;
 		const route = input.route(text, { isStreaming: chat.getSnapshot().streaming, refusal: session.promptRefusal });
+		// Whatever was sent, the answer to it is at the end.
+		if (route.kind !== "refused") this.#o.viewport.toBottom();
 		switch (route.kind) {
 			case "command":
 				this.#runCommand((run) => commands.execute(route.name, route.args, run));

@@ -4,6 +4,7 @@ import type { CommandController } from "./command-controller.js";
 import type { InputController } from "./input-controller.js";
 import type { SearchController } from "./search-controller.js";
 import type { ResumeOutcome, SelectorController } from "./selector-controller.js";
+import type { TranscriptViewport } from "./transcript-viewport.js";
 
 /** The choices of the locked-session screen. */
 export type LockedChoice = "fork" | "read-only" | "cancel";
@@ -50,8 +51,7 @@ export interface AppControllerOptions {
 	readonly input: InputController;
 	readonly selector: SelectorController;
 	readonly search: SearchController;
-	/** Clears the terminal: the history a redraw replaces is already printed. */
-	readonly clearScreen: () => void;
+	readonly viewport: TranscriptViewport;
 	/** Counts the double Ctrl+C window; tests pass their own clock. */
 	readonly now?: () => number;
 }

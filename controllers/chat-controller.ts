@@ -5,7 +5,7 @@ import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
 import { modelRef } from "../source/session/model-resolver.js";
 
-/** One finished thing in the chat history (rendered once, in Ink's <Static>). */
+/** One finished thing in the chat history (a block of the transcript viewport). */
 export type ChatItem =
 	| { kind: "welcome"; id: string; model: string; cwd: string; session: string; hint?: string }
 	| { kind: "message"; id: string; message: AgentMessage }
@@ -35,15 +35,17 @@ export interface ChatStatus {
 export interface ChatSnapshot {
 	items: readonly ChatItem[];
 	pending: AgentMessage | undefined;
+	/** The id the streaming message's item will have once finished (the viewport keeps its place across). */
+	pendingId: string;
 	running: readonly RunningTool[];
 	activity: { label: string; startedAt: number } | undefined;
 	/** True from the start of a prompt until the agent accepts the next one. */
 	streaming: boolean;
-	/** Changes when the history must be redrawn from scratch (resume, tree, fork, resize). */
-	remountKey: number;
 	status: ChatStatus;
 	/** Thinking blocks are shown in full (Ctrl+T), in the history and the streaming message. */
 	showThinking: boolean;
+	/** Tool output is shown in full (Ctrl+O), not clipped to its first rows. */
+	expandTools: boolean;
 	/** A passing hint ("Press Ctrl+C again to quit"): shown above the editor, never in the history. */
 	transient: string | undefined;
 }
@@ -54,9 +56,6 @@ export interface ChatSnapshot {
  * behind the stream (the last line "never came").
  */
 const STREAM_FRAME_MS = 40;
-
-/** At most this many messages are redrawn into history after a rebuild: the screen shows fewer. */
-const REDRAW_LIMIT = 200;
 
 /** Options for the chat controller. */
 export interface ChatControllerOptions {
@@ -88,15 +87,16 @@ export class ChatController {
 		this.#snapshot = {
 			items: [],
 			pending: undefined,
+			pendingId: "",
 			running: [],
 			activity: undefined,
 			streaming: false,
-			remountKey: 0,
 			status: this.#status(),
 			showThinking: false,
+			expandTools: false,
 			transient: undefined,
 		};
-		this.#snapshot = { ...this.#snapshot, items: this.#historyItems() };
+		this.#snapshot = { ...this.#snapshot, items: this.#historyItems(), pendingId: this.#id() };
 		this.#unsubscribe = options.session.subscribe((event) => this.#onEvent(event));
 	}
 
@@ -124,13 +124,14 @@ export class ChatController {
 		this.#transientTimer.unref();
 	}
 
-	/**
-	 * Shows or hides thinking across the history already drawn: the finished history is printed
-	 * once, so it is redrawn (the caller clears the screen first, as for any redraw).
-	 */
+	/** Shows or hides thinking across the whole transcript (Ctrl+T). */
 	toggleThinking(): void {
 		this.#update({ showThinking: !this.#snapshot.showThinking });
-		this.rebuild();
+	}
+
+	/** Shows tool output in full, or clipped to its first rows, across the whole transcript (Ctrl+O). */
+	toggleToolOutput(): void {
+		this.#update({ expandTools: !this.#snapshot.expandTools });
 	}
 
 	/** Shows (or clears) what the app is busy with besides the agent (sharing, summarising…). */
@@ -138,14 +139,9 @@ export class ChatController {
 		this.#update({ activity: label ? { label, startedAt: Date.now() } : undefined });
 	}
 
-	/** Redraws the whole history from the session (after resume, tree navigation, fork, resize). */
+	/** Rebuilds the history from the session (after resume, tree navigation, fork, compaction). */
 	rebuild(): void {
-		this.#update({
-			items: this.#historyItems(),
-			pending: undefined,
-			running: [],
-			remountKey: this.#snapshot.remountKey + 1,
-		});
+		this.#update({ items: this.#historyItems(), pending: undefined, running: [] });
 	}
 
 	/** Stops listening to the session. */
@@ -171,18 +167,8 @@ export class ChatController {
 			session: manager.getSessionName() ?? manager.getSessionId(),
 			...(this.#options.hint ? { hint: this.#options.hint } : {}),
 		});
-		const messages = session.messages;
-		const shown = messages.slice(-REDRAW_LIMIT);
 		const items: ChatItem[] = [welcome];
-		if (shown.length < messages.length) {
-			items.push({
-				kind: "notice",
-				id: this.#id(),
-				level: "info",
-				text: `… ${messages.length - shown.length} earlier messages (see /tree)`,
-			});
-		}
-		for (const message of shown) items.push({ kind: "message", id: this.#id(), message: safeDeep(message) });
+		for (const message of session.messages) items.push({ kind: "message", id: this.#id(), message: safeDeep(message) });
 		return items;
 	}
 
@@ -258,8 +244,12 @@ export class ChatController {
 			case "message_end":
 				this.#dropStreamed();
 				this.#update({
-					items: [...this.#snapshot.items, { kind: "message", id: this.#id(), message: safeDeep(event.message) }],
+					items: [
+						...this.#snapshot.items,
+						{ kind: "message", id: this.#snapshot.pendingId, message: safeDeep(event.message) },
+					],
 					pending: undefined,
+					pendingId: this.#id(),
 					status: this.#status(),
 				});
 				break;

@@ -11,16 +11,25 @@ import type { KeyPress } from "./keymap.js";
  * read a stream themselves and would fight Ink's own reader; this only splits what Ink already read.
  */
 
-/** One thing the person did: pressed a key (as Ink reports it), or pasted text. */
+/** One thing the person did: pressed a key (as Ink reports it), pasted text, or used the mouse. */
 export type KeyEvent =
 	| { readonly kind: "key"; readonly input: string; readonly key: KeyPress }
-	| { readonly kind: "paste"; readonly text: string };
+	| { readonly kind: "paste"; readonly text: string }
+	/** The wheel turned one notch: -1 up (toward older text), 1 down. */
+	| { readonly kind: "wheel"; readonly direction: -1 | 1 }
+	/** Any other mouse report (a click, a release): never text. */
+	| { readonly kind: "mouse" };
 
 /** Bracketed paste mode (DEC 2004): the terminal wraps pasted text in these. */
 export const PASTE_START = "\x1b[200~";
 export const PASTE_END = "\x1b[201~";
 
 const ESC = "\x1b";
+/** An SGR mouse report (DEC 1006): `ESC [ < button ; column ; row M|m`. */
+const SGR_MOUSE = /^\x1b\[<(\d+);\d+;\d+[Mm]$/;
+/** Wheel reports are buttons 64 (up) and 65 (down), plus 4, 8 or 16 for Shift, Meta and Ctrl. */
+const WHEEL_BIT = 64;
+const MODIFIER_BITS = 4 | 8 | 16;
 const CONTROL = /\p{Cc}/u;
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -84,11 +93,21 @@ export function readKeys(
 		const { text, afterCr } = pastedText(raw, state.afterCr);
 		return { state: { inPaste: true, afterCr }, events: text === "" ? [] : [{ kind: "paste", text }] };
 	}
+	const mouse = SGR_MOUSE.exec(raw);
+	if (mouse) return { state, events: [mouseEvent(Number(mouse[1]))] };
 	// An escape sequence is one key, already decoded by Ink.
 	if (raw.startsWith(ESC) || raw === "") return { state, events: [{ kind: "key", input, key }] };
 	const keys = splitPlainRun(raw);
 	if (keys.length === 1) return { state, events: [{ kind: "key", input, key }] };
 	return { state, events: keys.map((char) => ({ kind: "key", ...plainKey(char) })) };
+}
+
+/** A mouse report as an event: the wheel scrolls, the rest is ignored. */
+function mouseEvent(button: number): KeyEvent {
+	const plain = button & ~MODIFIER_BITS;
+	if (plain === WHEEL_BIT) return { kind: "wheel", direction: -1 };
+	if (plain === WHEEL_BIT + 1) return { kind: "wheel", direction: 1 };
+	return { kind: "mouse" };
 }
 
 /** Pasted bytes as editor text: CR LF, CR and LF all become one newline, also across reads. */

@@ -47,7 +47,11 @@ export type KeyAction =
 	| "lineEnd"
 	| "killLine"
 	| "editLabel"
-	| "killWordLeft";
+	| "killWordLeft"
+	| "scrollUp"
+	| "scrollDown"
+	| "toggleThinking"
+	| "toggleToolOutput";
 
 /** The action for a key press, or undefined for plain text input. */
 export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
@@ -71,6 +75,10 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 				return "newline";
 			case "w":
 				return "killWordLeft";
+			case "t":
+				return "toggleThinking";
+			case "o":
+				return "toggleToolOutput";
 			default:
 				break;
 		}
@@ -84,6 +92,9 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 	if (key.return && (key.shift || key.meta)) return "newline";
 	if (key.return) return "submit";
 	if (key.escape) return "cancel";
+	// Shift+↑/↓ scroll the transcript a row; plain ↑/↓ stay with the editor (history, lines).
+	if (key.shift && key.upArrow) return "scrollUp";
+	if (key.shift && key.downArrow) return "scrollDown";
 	if (key.upArrow) return "up";
 	if (key.downArrow) return "down";
 	if (key.leftArrow) return key.meta || key.ctrl ? "wordLeft" : "left";

@@ -10,7 +10,6 @@ import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
 import { describeShareDestination } from "../source/export/share-destination.js";
-import { CLEAR_SCREEN } from "../source/render/terminal.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { readOnlyMessage } from "../source/session/agent-session-options.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
@@ -21,6 +20,7 @@ import { CommandController } from "./command-controller.js";
 import { InputController } from "./input-controller.js";
 import { SearchController } from "./search-controller.js";
 import { SelectorController } from "./selector-controller.js";
+import { TranscriptViewport } from "./transcript-viewport.js";
 
 /** Everything the app runs on, built by `buildRuntime` (the composition root). */
 export interface AppRuntime {
@@ -31,6 +31,7 @@ export interface AppRuntime {
 	readonly input: InputController;
 	readonly selector: SelectorController;
 	readonly search: SearchController;
+	readonly viewport: TranscriptViewport;
 	/** Stops the agent, flushes and closes the session and the history. */
 	readonly dispose: () => Promise<void>;
 }
@@ -119,6 +120,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		session: () => session,
 		resume: (path) => selector.resumeSession(path),
 	});
+	const viewport = new TranscriptViewport();
 	const app = new AppController({
 		session,
 		chat,
@@ -126,7 +128,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		input,
 		selector,
 		search,
-		clearScreen: () => process.stdout.write(CLEAR_SCREEN),
+		viewport,
 	});
 	const dispose = async () => {
 		await search.dispose();
@@ -135,5 +137,5 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		// After the session: its last prompt must be recorded before the database closes.
 		await history.close();
 	};
-	return { session, app, chat, commands, input, selector, search, dispose };
+	return { session, app, chat, commands, input, selector, search, viewport, dispose };
 }

@@ -1,104 +1,65 @@
-import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import { Box, Static, Text } from "ink";
-import type { ChatItem, RunningTool } from "../../controllers/chat-controller.js";
-import { wrapProse } from "../../source/render/wrap.js";
-import { pendingLines, runningLines } from "./live-lines.js";
-import { MessageView } from "./message-view.js";
+import { Box, type DOMElement, measureElement, Text } from "ink";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { ScrollAnchor, TranscriptSource, ViewportWindow } from "../../controllers/transcript-viewport.js";
+import { viewportWindow } from "../../controllers/transcript-viewport.js";
+import { yellow } from "../../source/render/paint.js";
+import { oneRow } from "./item-rows.js";
+import { type TranscriptParts, transcriptSource } from "./transcript-source.js";
 
 /** Props of ChatView. */
 export interface ChatViewProps {
-	readonly items: readonly ChatItem[];
-	readonly pending: AgentMessage | undefined;
-	readonly running: readonly RunningTool[];
-	readonly remountKey: number;
+	readonly parts: TranscriptParts;
 	readonly showThinking: boolean;
+	readonly expandTools: boolean;
 	readonly width: number;
-	/** Rows the live part (streaming message, tool output) may use; it must stay below the terminal height. */
-	readonly liveRows: number;
+	/** Rows to draw before the view has measured the space the layout gives it. */
+	readonly initialHeight: number;
+	/** The bottom row on screen while scrolled up; undefined follows the end. */
+	readonly anchor: ScrollAnchor | undefined;
+	/** Told what was drawn (blocks and height), so scrolling moves over the same rows. */
+	readonly onDraw: (source: TranscriptSource, height: number) => void;
 }
 
-/** Border and padding of the welcome box: its text wraps inside. */
-const WELCOME_CHROME = 4;
-
-function Welcome({ item, width }: { readonly item: Extract<ChatItem, { kind: "welcome" }>; readonly width: number }) {
-	// As wide as the editor and the status line below it (the whole terminal width).
-	return (
-		<Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1} width={width}>
-			<Text>
-				<Text bold color="cyan">
-					xcsh
-				</Text>{" "}
-				<Text dimColor>
-					· {item.model} · session {item.session}
-				</Text>
-			</Text>
-			<Text dimColor>{wrapProse(item.cwd, width - WELCOME_CHROME).join("\n")}</Text>
-			{item.hint ? <Text color="yellow">{item.hint}</Text> : null}
-			<Text dimColor>Type a prompt, /help for commands.</Text>
-		</Box>
-	);
-}
-
-function HistoryItem({
-	item,
-	showThinking,
-	width,
-}: {
-	readonly item: ChatItem;
-	readonly showThinking: boolean;
-	readonly width: number;
-}) {
-	switch (item.kind) {
-		case "welcome":
-			return <Welcome item={item} width={width} />;
-		case "message":
-			return <MessageView message={item.message} showThinking={showThinking} width={width} />;
-		case "notice":
-			return (
-				<Box marginTop={1} width={width}>
-					<Text
-						{...(item.level === "error"
-							? { color: "red" }
-							: item.level === "warning"
-								? { color: "yellow" }
-								: { dimColor: true })}
-					>
-						{wrapProse(item.text, width).join("\n")}
-					</Text>
-				</Box>
-			);
-	}
+/** The marker under a window scrolled up: how much is below and how to get there. */
+export function belowMarker(window: ViewportWindow, width: number): string {
+	const count = window.below.toLocaleString("en-US");
+	return yellow(oneRow(window.belowExact ? `↓ ${count} more · End` : `↓ more than ${count} · End`, width));
 }
 
 /**
- * Finished history in <Static> (drawn once); the streaming message and running tools live below,
- * pre-wrapped to the width and cut to their last `liveRows` rows, so the live region never reaches
- * the terminal's height (where Ink clears the screen on every frame and the last rows went missing).
+ * The transcript: a window of pre-wrapped rows over every message of the session. It takes the
+ * height the layout leaves it (measured after each frame) and draws exactly that many rows, so the
+ * live part never overflows the screen and the last row of every message is on it.
  */
-export function ChatView({ items, pending, running, remountKey, showThinking, width, liveRows }: ChatViewProps) {
-	const tools = runningLines(running, width);
-	const budget = Math.max(1, liveRows - tools.length);
-	const streamed = pendingLines(pending, width, showThinking);
-	const shown = streamed.length > budget ? streamed.slice(-budget) : streamed;
+export function ChatView({ parts, showThinking, expandTools, width, initialHeight, anchor, onDraw }: ChatViewProps) {
+	const ref = useRef<DOMElement>(null);
+	const [height, setHeight] = useState(Math.max(1, initialHeight));
+	const source = useMemo(
+		() => transcriptSource(parts, { width, showThinking, expandTools }),
+		[parts, width, showThinking, expandTools],
+	);
+	useLayoutEffect(() => onDraw(source, height));
+	useEffect(() => {
+		if (!ref.current) return;
+		const measured = measureElement(ref.current).height;
+		if (measured > 0 && measured !== height) setHeight(measured);
+	});
+	const window = viewportWindow(source, anchor, height);
+	const full = window.rows.length + (window.below > 0 ? 1 : 0) >= height;
 	return (
-		<>
-			<Static key={remountKey} items={items as ChatItem[]}>
-				{(item) => (
-					<Box key={item.id} width={width}>
-						<HistoryItem item={item} showThinking={showThinking} width={width} />
-					</Box>
-				)}
-			</Static>
-			{shown.length > 0 ? (
-				<Box marginTop={1} width={width}>
-					<Text>{shown.join("\n")}</Text>
-				</Box>
-			) : null}
-			{tools.length > 0 ? (
-				<Box width={width}>
-					<Text>{tools.join("\n")}</Text>
-				</Box>
-			) : null}
-		</>
+		<Box
+			ref={ref}
+			flexGrow={1}
+			flexShrink={1}
+			flexDirection="column"
+			justifyContent={full ? "flex-end" : "flex-start"}
+			overflow="hidden"
+			width={width}
+		>
+			<Box flexShrink={0} flexDirection="column" width={width}>
+				{window.rows.length > 0 ? <Text>{window.rows.join("\n")}</Text> : null}
+				{window.below > 0 ? <Text>{belowMarker(window, width)}</Text> : null}
+			</Box>
+		</Box>
 	);
 }

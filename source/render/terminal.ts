@@ -7,13 +7,14 @@ const SHOW_CURSOR = "\x1b[?25h";
 /** Bracketed paste mode: the terminal wraps pasted text in ESC[200~ … ESC[201~ so it is not read as keys. */
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
-/** Clear screen and scrollback, cursor home: used before history is redrawn. */
-export const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+/** Mouse reports (DEC 1000) in SGR form (DEC 1006): the wheel scrolls the transcript. */
+const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF = "\x1b[?1006l\x1b[?1000l";
 
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
- * Switches to the alternate screen (with bracketed paste on) and guarantees the terminal is given
+ * Switches to the alternate screen (with bracketed paste and mouse reports on) and guarantees the terminal is given
  * back — on normal exit, on a crash and on signals — by leaving it and showing the cursor. Under
  * NO_COLOR, everything the UI writes meanwhile is without colour. Returns the restore function.
  */
@@ -23,7 +24,7 @@ export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout): ()
 	const restore = () => {
 		if (restored) return;
 		restored = true;
-		stdout.write(BRACKETED_PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+		stdout.write(MOUSE_OFF + BRACKETED_PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
 		restoreColour();
 		process.off("exit", restore);
 		for (const signal of SIGNALS) process.off(signal, onSignal);
@@ -38,7 +39,7 @@ export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout): ()
 		process.stderr.write(`xcsh crashed: ${error.stack ?? error.message}\n`);
 		process.exit(1);
 	};
-	stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON);
+	stdout.write(ENTER_ALT_SCREEN + BRACKETED_PASTE_ON + MOUSE_ON);
 	process.on("exit", restore);
 	for (const signal of SIGNALS) process.once(signal, onSignal);
 	process.on("uncaughtException", onCrash);

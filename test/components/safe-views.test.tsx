@@ -175,13 +175,13 @@ describe("TUI views show session content with visible escapes", () => {
 			const instance = render(
 				<>
 					<ChatView
-						items={snapshot.items}
-						pending={undefined}
-						running={[]}
-						remountKey={0}
+						parts={{ items: snapshot.items, pending: undefined, pendingId: "p", running: [] }}
 						showThinking={false}
+						expandTools={false}
 						width={120}
-						liveRows={10}
+						initialHeight={40}
+						anchor={undefined}
+						onDraw={() => undefined}
 					/>
 					<StatusLine status={snapshot.status} width={120} />
 				</>,

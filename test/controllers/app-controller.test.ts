@@ -13,6 +13,7 @@ import { CommandController } from "../../controllers/command-controller.js";
 import { InputController } from "../../controllers/input-controller.js";
 import { SearchController } from "../../controllers/search-controller.js";
 import { SelectorController } from "../../controllers/selector-controller.js";
+import { type TranscriptSource, TranscriptViewport } from "../../controllers/transcript-viewport.js";
 import { COMMANDS } from "../../source/commands/registry.js";
 import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
 import { AgentSession } from "../../source/session/agent-session.js";
@@ -22,6 +23,12 @@ import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
 /** Resolves once the app's snapshot satisfies `predicate` (at once if it already does). */
+/** One block of 100 rows: room to scroll. */
+function tallTranscript(): TranscriptSource {
+	const rows = Array.from({ length: 100 }, (_, i) => `row ${i}`);
+	return { length: 1, key: () => "tall", rows: () => rows };
+}
+
 function until<T>(source: { subscribe(l: () => void): () => void; getSnapshot(): T }, predicate: (s: T) => boolean) {
 	return new Promise<T>((resolve) => {
 		if (predicate(source.getSnapshot())) return resolve(source.getSnapshot());
@@ -45,7 +52,7 @@ describe("AppController (no React)", () => {
 	let app: AppController;
 	let search: SearchController;
 	let clock: number;
-	let cleared: number;
+	let viewport: TranscriptViewport;
 	let holder: ChildProcessWithoutNullStreams | undefined;
 	/** Resolved by the test: a command waiting on it until then (or until it is aborted). */
 	let aborted: AbortSignal | undefined;
@@ -99,7 +106,7 @@ describe("AppController (no React)", () => {
 			resume: (path) => selector.resumeSession(path),
 		});
 		clock = 10_000;
-		cleared = 0;
+		viewport = new TranscriptViewport();
 		app = new AppController({
 			session,
 			chat,
@@ -107,7 +114,7 @@ describe("AppController (no React)", () => {
 			input,
 			selector,
 			search,
-			clearScreen: () => cleared++,
+			viewport,
 			now: () => clock,
 		});
 	});
@@ -129,7 +136,34 @@ describe("AppController (no React)", () => {
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
 		app.toggleThinking();
 		expect(chat.getSnapshot().showThinking).toBe(true);
-		expect(cleared).toBe(1);
+	});
+
+	it("transcript keys scroll the viewport, toggle tool output, and End returns only from an empty editor", () => {
+		viewport.attach(tallTranscript(), 10);
+		expect(app.transcriptKey("pageUp")).toBe(true);
+		expect(viewport.scrolled).toBe(true);
+		app.editorChanged("draft");
+		expect(app.transcriptKey("end")).toBe(false);
+		expect(viewport.scrolled).toBe(true);
+		app.editorChanged("");
+		expect(app.transcriptKey("end")).toBe(true);
+		expect(viewport.scrolled).toBe(false);
+		app.wheel(-1);
+		expect(viewport.getSnapshot().anchor?.row).toBe(96);
+		app.wheel(1);
+		expect(viewport.scrolled).toBe(false);
+		expect(app.transcriptKey("toggleToolOutput")).toBe(true);
+		expect(chat.getSnapshot().expandTools).toBe(true);
+		expect(app.transcriptKey("left")).toBe(false);
+	});
+
+	it("sending a prompt returns the transcript to its end", async () => {
+		viewport.attach(tallTranscript(), 10);
+		app.transcriptKey("pageUp");
+		faux.setResponses([fauxAssistantMessage("ok")]);
+		app.submit("hello");
+		expect(viewport.scrolled).toBe(false);
+		await until(chat, (s) => !s.streaming && s.items.some((i) => i.kind === "message" && i.message.role === "assistant"));
 	});
 
 	it("a prompt goes to the agent and its answer reaches the chat", async () => {
@@ -202,7 +236,6 @@ describe("AppController (no React)", () => {
 		await app.chooseLocked("read-only");
 		expect(session.sessionManager.getSessionFile()).toBe(other.getSessionFile());
 		expect(session.sessionManager.isReadOnly()).toBe(true);
-		expect(cleared).toBeGreaterThan(0);
 	});
 
 	it("navigating the tree moves the leaf and puts a user message's text in the editor; labels go through the session", async () => {

@@ -91,15 +91,15 @@ describe("ChatController", () => {
 		expect(done.status.outputTokens).toBeGreaterThan(0);
 	});
 
-	it("notices, activity and rebuild (which bumps the remount key)", () => {
+	it("notices, activity and rebuild (new items from the session)", () => {
 		chat.notice("warning", "careful");
 		expect(chat.getSnapshot().items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: "careful" });
 		chat.setActivity("Sharing");
 		expect(chat.getSnapshot().activity?.label).toBe("Sharing");
-		const key = chat.getSnapshot().remountKey;
+		const before = chat.getSnapshot().items;
 		chat.rebuild();
-		expect(chat.getSnapshot().remountKey).toBe(key + 1);
 		expect(chat.getSnapshot().items).toHaveLength(1);
+		expect(chat.getSnapshot().items[0]?.id).not.toBe(before[0]?.id);
 	});
 
 	it("a passing hint is shown, then cleared, and never becomes a history item", async () => {
@@ -110,11 +110,15 @@ describe("ChatController", () => {
 		expect(chat.getSnapshot().items).toHaveLength(before);
 	});
 
-	it("Ctrl+T's toggle flips thinking and redraws the history with it", () => {
-		const key = chat.getSnapshot().remountKey;
+	it("Ctrl+T and Ctrl+O flip transcript-wide flags without rebuilding the items (the scroll position stays)", () => {
+		const items = chat.getSnapshot().items;
 		chat.toggleThinking();
-		expect(chat.getSnapshot()).toMatchObject({ showThinking: true, remountKey: key + 1 });
+		expect(chat.getSnapshot()).toMatchObject({ showThinking: true, expandTools: false });
+		chat.toggleToolOutput();
+		expect(chat.getSnapshot()).toMatchObject({ showThinking: true, expandTools: true });
 		chat.toggleThinking();
-		expect(chat.getSnapshot()).toMatchObject({ showThinking: false, remountKey: key + 2 });
+		chat.toggleToolOutput();
+		expect(chat.getSnapshot()).toMatchObject({ showThinking: false, expandTools: false });
+		expect(chat.getSnapshot().items).toBe(items);
 	});
 });

@@ -80,4 +80,13 @@ describe("readKeys", () => {
 	it("reads an escape sequence inside a paste as pasted text", () => {
 		expect(readAll([PASTE_START, "\x1b[A", PASTE_END])).toEqual([{ kind: "paste", text: "\x1b[A" }]);
 	});
+
+	it("reads SGR mouse reports as the wheel (with any modifier) or as nothing, never as text", () => {
+		const read = (raw: string) => readKeys(INITIAL_KEY_READER, raw, raw.slice(1), {}).events;
+		expect(read("\x1b[<64;10;5M")).toEqual([{ kind: "wheel", direction: -1 }]);
+		expect(read("\x1b[<65;1;1M")).toEqual([{ kind: "wheel", direction: 1 }]);
+		expect(read("\x1b[<68;3;3M")).toEqual([{ kind: "wheel", direction: -1 }]);
+		expect(read("\x1b[<0;12;7M")).toEqual([{ kind: "mouse" }]);
+		expect(read("\x1b[<0;12;7m")).toEqual([{ kind: "mouse" }]);
+	});
 });
