@@ -5,7 +5,6 @@ import { matchKey } from "../controllers/keymap.js";
 import { safeLine, safeText } from "../source/render/safe-text.js";
 import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
 import { listWindow, moreMarker } from "./list-window.js";
-import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
@@ -58,13 +57,12 @@ export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmSc
 		),
 	);
 	const ready = useInputReady();
-	if (!ready) return <StaticAnchor />;
+	if (!ready) return null;
 	const layout = confirmLayout(safeText(title), details.length, showDetails, columns, rows);
 	maxStart.current = layout.maxStart;
 	const shown = listWindow(Math.min(start, layout.maxStart), details.length, layout.detailRows);
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={columns}>
-			<StaticAnchor />
 			{layout.titleLines.map((line, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: the wrapped lines of one title never reorder
 				<Text key={i} color="yellow" wrap="truncate-end">

@@ -5,7 +5,6 @@ import type { LockedChoice } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import { safeText } from "../source/render/safe-text.js";
 import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
-import { StaticAnchor } from "./static-anchor.js";
 import { useInputReady } from "./use-input-ready.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
@@ -50,13 +49,12 @@ export function LockedSessionChoice({ message, onChoose }: LockedSessionChoicePr
 		),
 	);
 	const ready = useInputReady();
-	if (!ready) return <StaticAnchor />;
+	if (!ready) return null;
 	// The choices always show; the message gets the rows left inside the border (the app keeps the last row free).
 	const messageRows = rows - 1 - DIALOG_FRAME_ROWS - ITEMS.length;
 	const lines = fitLines(safeText(message), columns - DIALOG_FRAME_COLUMNS, messageRows);
 	return (
 		<Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1} width={columns}>
-			<StaticAnchor />
 			{lines.map((line, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: the wrapped lines of one message never reorder
 				<Text key={i} color="yellow" wrap="truncate-end">

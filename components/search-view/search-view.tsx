@@ -7,7 +7,6 @@ import type { IndexedRole, SearchHit } from "../../source/index/session-index.js
 import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
 import { moreMarker } from "../list-window.js";
-import { StaticAnchor } from "../static-anchor.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
 import { hitKey, useSearchViewState } from "./use-search-view-state.js";
 
@@ -170,7 +169,6 @@ export function SearchView(props: SearchViewProps) {
 
 	return (
 		<Box flexDirection="column" width={width} height={height}>
-			<StaticAnchor />
 			<Text bold wrap="truncate-end">
 				{title}
 				{refreshing ? <Text dimColor> (updating the index…)</Text> : null}

@@ -5,7 +5,6 @@ import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { moreMarker } from "../list-window.js";
-import { StaticAnchor } from "../static-anchor.js";
 import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
@@ -175,7 +174,6 @@ export function SessionSelector(props: SessionSelectorProps) {
 
 	return (
 		<Box flexDirection="column" width={width} height={height}>
-			<StaticAnchor />
 			<Text bold wrap="truncate">
 				{title}
 				{loading && sessions.length > 0 ? (

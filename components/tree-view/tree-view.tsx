@@ -3,7 +3,6 @@ import { memo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionTreeNode } from "../../source/session/types.js";
 import { moreMarker } from "../list-window.js";
-import { StaticAnchor } from "../static-anchor.js";
 import { footerLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
@@ -115,7 +114,6 @@ export function TreeView(props: TreeViewProps) {
 	const empty = tree.length === 0 ? "No entries" : "No matching entries";
 	return (
 		<Box flexDirection="column" width={width}>
-			<StaticAnchor />
 			<Text bold wrap="truncate-end">
 				Session tree — {filter} (Tab: filter)
 			</Text>

@@ -8,6 +8,8 @@ const KEY_HELP = [
 	"Keys: Enter send · Shift+Enter / Alt+Enter newline · ↑/↓ history · Ctrl+R search history · Tab complete",
 	"      Escape abort · Ctrl+C clear, twice to quit · Ctrl+T show or hide thinking",
 	"      while the agent works, Enter steers and >> queues a follow-up",
+	"Transcript: PgUp/PgDn a page · Shift+↑/↓ a line · mouse wheel · End (empty editor) back to the end",
+	"      Ctrl+O show or clip tool output · Shift+drag selects text (the wheel is captured)",
 ];
 
 /** One command's line in /help: name, arguments, other names, what it does. */

@@ -163,7 +163,10 @@ describe("AppController (no React)", () => {
 		faux.setResponses([fauxAssistantMessage("ok")]);
 		app.submit("hello");
 		expect(viewport.scrolled).toBe(false);
-		await until(chat, (s) => !s.streaming && s.items.some((i) => i.kind === "message" && i.message.role === "assistant"));
+		await until(
+			chat,
+			(s) => !s.streaming && s.items.some((i) => i.kind === "message" && i.message.role === "assistant"),
+		);
 	});
 
 	it("a prompt goes to the agent and its answer reaches the chat", async () => {

@@ -86,6 +86,8 @@ describe("CommandController and the slash commands", () => {
 		);
 		expect((help as { text: string }).text).toContain("/quit (also /exit) — Leave xcsh");
 		expect((help as { text: string }).text).toContain("Ctrl+T show or hide thinking");
+		expect((help as { text: string }).text).toContain("PgUp/PgDn a page · Shift+↑/↓ a line · mouse wheel");
+		expect((help as { text: string }).text).toContain("Ctrl+O show or clip tool output · Shift+drag selects text");
 	});
 
 	it("/model lists, switches and records; unknown models are an error", async () => {

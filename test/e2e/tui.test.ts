@@ -146,7 +146,8 @@ describe("the full-screen UI in a real terminal", () => {
 		t.resize(70, 24);
 		// The whole frame at the new width: the welcome box's right edge sits in column 70.
 		const screen = await t.waitFor(
-			(s) => s.includes("Ask anything") && s.includes("hello resize") && /─╮\n/.test(s) && s.split("\n")[0]?.length === 70,
+			(s) =>
+				s.includes("Ask anything") && s.includes("hello resize") && /─╮\n/.test(s) && s.split("\n")[0]?.length === 70,
 		);
 		// the prompt is shown exactly once: redrawn, not lost and not duplicated
 		expect(screen.match(/› hello resize/g)?.length).toBe(1);
