@@ -18,13 +18,18 @@ import type { SessionManager } from "../source/session/session-manager.js";
 import { AppController } from "./app-controller.js";
 import { ChatController } from "./chat-controller.js";
 import { CommandController } from "./command-controller.js";
+import type { EarlyPickerController } from "./early-picker.js";
 import { InputController } from "./input-controller.js";
 import { SearchController } from "./search-controller.js";
 import { SelectorController } from "./selector-controller.js";
+import { type SessionView, viewOf } from "./session-view.js";
 
-/** Everything the app runs on, built by `buildRuntime` (the composition root). */
+/**
+ * What the UI runs on, built by `buildRuntime` (the composition root). Components get the
+ * controllers and a read-only view of the session, never the AgentSession or its SessionManager.
+ */
 export interface AppRuntime {
-	readonly session: AgentSession;
+	readonly view: SessionView;
 	readonly app: AppController;
 	readonly chat: ChatController;
 	readonly commands: CommandController;
@@ -44,6 +49,8 @@ export interface RuntimeOptions {
 	thinkingLevel: ThinkingLevel | undefined;
 	extensions: readonly string[];
 	sessionDir: string | undefined;
+	/** The `xcsh --resume` picker shown while this loads: its pick is handed to the app built here. */
+	earlyPicker?: EarlyPickerController | undefined;
 }
 
 /** Builds the session, agent and controllers behind the UI (loads the LLM layer). */
@@ -128,6 +135,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		search,
 		clearScreen: () => process.stdout.write(CLEAR_SCREEN),
 	});
+	options.earlyPicker?.attach(app);
 	const dispose = async () => {
 		await search.dispose();
 		chat.dispose();
@@ -135,5 +143,6 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		// After the session: its last prompt must be recorded before the database closes.
 		await history.close();
 	};
-	return { session, app, chat, commands, input, selector, search, dispose };
+	const view = viewOf(() => session.sessionManager);
+	return { view, app, chat, commands, input, selector, search, dispose };
 }
