@@ -139,7 +139,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				history={input.getRecent()}
 				searchHistory={(query) => input.search(query)}
 				commands={commands.completions}
-				cwd={view.getCwd()}
+				completePath={(token) => input.completePath(view.getCwd(), token)}
 				placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
 				initialText={app.editorDraft()}
 				onChange={(text) => app.editorChanged(text)}
