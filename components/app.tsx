@@ -1,6 +1,5 @@
 import { Box, Text } from "ink";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
-import type { EarlyResume } from "../controllers/app-controller.js";
 import { matchKey } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
 import type { TranscriptSource } from "../controllers/transcript-viewport.js";
@@ -22,13 +21,11 @@ export interface AppProps {
 	readonly onExit: () => void;
 	/** Open the session picker first (`xcsh --resume` without a value). */
 	readonly initialScreen?: "chat" | "resume";
-	/** A pick made in the picker drawn before the app loaded (`xcsh --resume`): report it, or offer the locked choice. */
-	readonly initialResume?: EarlyResume;
 }
 
 /** The full-screen app: renders the screen the app controller says and sends keys back to it. */
-export function App({ runtime, onExit, initialScreen = "chat", initialResume }: AppProps) {
-	const { app, chat, commands, input, selector, search, session, viewport } = runtime;
+export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
+	const { app, chat, commands, input, selector, search, view, viewport } = runtime;
 	const state = useSyncExternalStore(app.subscribe, app.getSnapshot);
 	const snapshot = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
 	const picker = useSyncExternalStore(selector.subscribe, selector.getSnapshot);
@@ -36,13 +33,9 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 	const { columns, rows } = useTerminalSize();
 	const { screen } = state;
 	const busy = snapshot.streaming || snapshot.activity !== undefined;
-	const manager = session.sessionManager;
 
 	useEffect(() => app.onExit(onExit), [app, onExit]);
-	useEffect(
-		() => app.start({ initialScreen, ...(initialResume ? { initialResume } : {}) }),
-		[app, initialScreen, initialResume],
-	);
+	useEffect(() => app.start({ initialScreen }), [app, initialScreen]);
 
 	// App-wide keys that no screen widget owns: Ctrl+C off the chat quits; on the chat, the
 	// transcript's keys (scrolling, Ctrl+T, Ctrl+O) and the mouse wheel.
@@ -76,7 +69,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			return (
 				<SearchScreen
 					controller={search}
-					currentSessionFile={manager.getSessionFile()}
+					currentSessionFile={view.getSessionFile()}
 					height={rows - 1}
 					width={columns}
 					onCancel={leave}
@@ -87,7 +80,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			return (
 				<SessionSelector
 					{...snapshotProps(picker)}
-					currentSessionFile={manager.getSessionFile()}
+					currentSessionFile={view.getSessionFile()}
 					height={rows - 1}
 					width={columns}
 					isActive
@@ -113,8 +106,8 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			return (
 				<TreeView
 					key={screen.key}
-					tree={manager.getTree()}
-					leafId={manager.getLeafId()}
+					tree={view.getTree()}
+					leafId={view.getLeafId()}
 					initialSelectedId={screen.selectedId}
 					height={rows - 1}
 					width={columns}
@@ -155,7 +148,7 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 					history={input.getRecent()}
 					searchHistory={(query) => input.search(query)}
 					commands={commands.completions}
-					cwd={manager.getCwd()}
+					completePath={(token) => input.completePath(view.getCwd(), token)}
 					placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
 					initialText={app.editorDraft()}
 					onChange={(text) => app.editorChanged(text)}

@@ -1,40 +1,46 @@
 import { Box, render, Text } from "ink";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
+import type { EarlyPickerController, EarlyPickerState } from "../controllers/early-picker.js";
 import type { AppRuntime } from "../controllers/runtime.js";
-import type { SelectorController } from "../controllers/selector-controller.js";
 import { enterFullScreen } from "../source/render/terminal.js";
-import type { EarlyPickerProps, EarlyPickerScope, EarlyResume } from "./early-picker.js";
+import type { EarlyPickerProps } from "./early-picker.js";
 import { useKeyBuffer } from "./use-key-buffer.js";
 
 /** What the TUI needs to start; the heavy parts are built by `load` after the first frame. */
 export interface RunAppOptions {
-	/** Builds the session, agent and controllers (imports the LLM layer: ~0.5 s). */
-	load: () => Promise<AppRuntime>;
+	/**
+	 * Builds the session, agent and controllers (imports the LLM layer: ~0.5 s); an early picker
+	 * is handed to it so the composition root can attach the app it builds.
+	 */
+	load: (earlyPicker: EarlyPickerController | undefined) => Promise<AppRuntime>;
 	initialScreen?: "chat" | "resume";
-	/** With `initialScreen: "resume"`: draw the picker from the session index while `load` runs. */
-	earlyPicker?: EarlyPickerScope;
+	/** Builds the `xcsh --resume` picker drawn from the session index while `load` runs. */
+	earlyPicker?: () => Promise<EarlyPickerController>;
 }
 
 interface EarlyPickerModule {
 	Picker: (props: EarlyPickerProps) => ReactNode;
-	selector: SelectorController;
+	controller: EarlyPickerController;
 }
 
-/** Loads the early picker's module and its controller once, when there is one to show. */
-function useEarlyPicker(scope: EarlyPickerScope | undefined, runtime: Promise<AppRuntime>) {
+/** Loads the early picker's view and builds its controller once, when there is one to show. */
+function useEarlyPicker(create: (() => Promise<EarlyPickerController>) | undefined) {
 	const [early, setEarly] = useState<EarlyPickerModule | undefined>();
 	useEffect(() => {
-		if (!scope) return;
+		if (!create) return;
 		let live = true;
-		void import("./early-picker.js").then((module) => {
-			if (live) setEarly({ Picker: module.EarlyPicker, selector: module.createEarlySelector(scope, runtime) });
+		void Promise.all([import("./early-picker.js"), create()]).then(([module, controller]) => {
+			if (live) setEarly({ Picker: module.EarlyPicker, controller });
 		});
 		return () => {
 			live = false;
 		};
-	}, [scope, runtime]);
+	}, [create]);
 	return early;
 }
+
+const noSubscription = () => () => undefined;
+const noState = (): EarlyPickerState | undefined => undefined;
 
 function StartingBox() {
 	return (
@@ -51,25 +57,25 @@ function StartingBox() {
 
 function Boot({
 	options,
-	runtimeReady,
 	onExit,
 }: {
 	readonly options: RunAppOptions;
-	readonly runtimeReady: Promise<AppRuntime>;
 	readonly onExit: (code: number, message?: string) => void;
 }) {
 	const [runtime, setRuntime] = useState<AppRuntime | undefined>();
 	const [App, setApp] = useState<typeof import("./app.js").App | undefined>();
-	const early = useEarlyPicker(options.earlyPicker, runtimeReady);
-	// Until the early picker is left, it stays on screen (even once the app has loaded).
-	const [handover, setHandover] = useState<{ resume: EarlyResume | undefined } | undefined>();
+	const early = useEarlyPicker(options.earlyPicker);
+	const earlyState = useSyncExternalStore(
+		early?.controller.subscribe ?? noSubscription,
+		early?.controller.getSnapshot ?? noState,
+	);
 	// With an early picker, the (CPU-heavy) load starts once the picker is on screen, not before.
 	const waitForPicker = options.earlyPicker !== undefined && early === undefined;
 	useEffect(() => {
 		if (waitForPicker) return;
 		let live = true;
 		Promise.all([
-			options.load(),
+			options.load(early?.controller),
 			import("./app.js"),
 			import("../source/render/markdown.js").then((m) => m.loadMarkdown()),
 		]).then(
@@ -83,33 +89,19 @@ function Boot({
 		return () => {
 			live = false;
 		};
-	}, [options, onExit, waitForPicker]);
-	const picking = options.earlyPicker !== undefined && handover === undefined;
+	}, [options, onExit, waitForPicker, early]);
+	// Until the early picker's controller has handed over to the app, the picker stays on screen.
+	const picking = options.earlyPicker !== undefined && earlyState?.kind !== "done";
 	// Keys typed while only the "starting…" box is up wait for the screen that follows it.
 	useKeyBuffer(picking ? early === undefined : runtime === undefined || App === undefined);
 	if (picking) {
 		if (!early) return <StartingBox />;
-		return (
-			<early.Picker selector={early.selector} onDone={(resume) => setHandover({ resume })} onExit={() => onExit(0)} />
-		);
+		return <early.Picker controller={early.controller} onExit={() => onExit(0)} />;
 	}
 	if (!runtime || !App) return <StartingBox />;
-	if (handover) {
-		return (
-			<App
-				runtime={runtime}
-				onExit={() => onExit(0)}
-				{...(handover.resume ? { initialResume: handover.resume } : {})}
-			/>
-		);
-	}
-	return (
-		<App
-			runtime={runtime}
-			onExit={() => onExit(0)}
-			{...(options.initialScreen ? { initialScreen: options.initialScreen } : {})}
-		/>
-	);
+	// After an early picker, the app is on whatever its pick led to; otherwise on the first screen asked for.
+	const first = options.earlyPicker === undefined ? options.initialScreen : undefined;
+	return <App runtime={runtime} onExit={() => onExit(0)} {...(first ? { initialScreen: first } : {})} />;
 }
 
 /**
@@ -124,23 +116,16 @@ export async function runApp(options: RunAppOptions): Promise<number> {
 	let runtime: AppRuntime | undefined;
 	let exitCode = 0;
 	let exitMessage: string | undefined;
-	let ready: (loaded: AppRuntime) => void = () => undefined;
-	// Never settles when loading fails: the app exits with the error instead.
-	const runtimeReady = new Promise<AppRuntime>((resolve) => {
-		ready = resolve;
-	});
 	const wrapped: RunAppOptions = {
 		...options,
-		load: async () => {
-			runtime = await options.load();
-			ready(runtime);
+		load: async (earlyPicker) => {
+			runtime = await options.load(earlyPicker);
 			return runtime;
 		},
 	};
 	const instance = render(
 		<Boot
 			options={wrapped}
-			runtimeReady={runtimeReady}
 			onExit={(code, message) => {
 				exitCode = code;
 				exitMessage = message;

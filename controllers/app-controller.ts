@@ -7,7 +7,6 @@ import {
 	type AppSnapshot,
 	CONFIRM_CANCELLED,
 	DOUBLE_PRESS_MS,
-	type EarlyResume,
 	FORKED,
 	type LockedChoice,
 	OPENED_READ_ONLY,
@@ -53,12 +52,11 @@ export class AppController {
 		this.#o = options;
 	}
 
-	/** The first screen (`xcsh --resume` opens the picker) and the early pick's report; only once. */
-	start(first: { initialScreen?: "chat" | "resume"; initialResume?: EarlyResume } = {}): void {
+	/** The first screen (`xcsh --resume` opens the picker); only once. */
+	start(first: { initialScreen?: "chat" | "resume" } = {}): void {
 		if (this.#started) return;
 		this.#started = true;
 		if (first.initialScreen === "resume") this.openScreen("resume");
-		if (first.initialResume) void this.handOver(first.initialResume);
 	}
 
 	/** Registers a change listener; returns its unsubscribe. */
@@ -306,15 +304,6 @@ export class AppController {
 		const opened = choice === "fork" ? FORKED : OPENED_READ_ONLY;
 		if (hit && outcome === "resumed") await this.#showHit(hit, search.goToEntry(hit, true), opened);
 		else this.#reportResume(outcome, opened);
-	}
-
-	/** What was picked before the app loaded: reported once, as a pick here would be. */
-	async handOver(early: EarlyResume): Promise<void> {
-		const { outcome, path, error } = early;
-		if (outcome === "failed") this.#o.chat.notice("error", `Could not resume: ${error ?? "unknown error"}`);
-		// Picked again here, so the locked screen gets the holder's message from this app's picker.
-		else if (outcome === "locked") await this.pickSession(path);
-		else this.#reportResume(outcome, RESUMED);
 	}
 
 	// ── search ──────────────────────────────────────────────────────────────

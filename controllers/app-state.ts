@@ -3,18 +3,11 @@ import type { ChatController } from "./chat-controller.js";
 import type { CommandController } from "./command-controller.js";
 import type { InputController } from "./input-controller.js";
 import type { SearchController } from "./search-controller.js";
-import type { ResumeOutcome, SelectorController } from "./selector-controller.js";
+import type { SelectorController } from "./selector-controller.js";
 import type { TranscriptViewport } from "./transcript-viewport.js";
 
 /** The choices of the locked-session screen. */
 export type LockedChoice = "fork" | "read-only" | "cancel";
-
-/** What was picked in the picker drawn before the app loaded (`xcsh --resume`). */
-export interface EarlyResume {
-	readonly outcome: ResumeOutcome;
-	readonly path: string;
-	readonly error?: string;
-}
 
 /** Which screen is showing, with what it shows. */
 export type AppScreen =

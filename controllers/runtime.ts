@@ -17,14 +17,19 @@ import type { SessionManager } from "../source/session/session-manager.js";
 import { AppController } from "./app-controller.js";
 import { ChatController } from "./chat-controller.js";
 import { CommandController } from "./command-controller.js";
+import type { EarlyPickerController } from "./early-picker.js";
 import { InputController } from "./input-controller.js";
 import { SearchController } from "./search-controller.js";
 import { SelectorController } from "./selector-controller.js";
+import { type SessionView, viewOf } from "./session-view.js";
 import { TranscriptViewport } from "./transcript-viewport.js";
 
-/** Everything the app runs on, built by `buildRuntime` (the composition root). */
+/**
+ * What the UI runs on, built by `buildRuntime` (the composition root). Components get the
+ * controllers and a read-only view of the session, never the AgentSession or its SessionManager.
+ */
 export interface AppRuntime {
-	readonly session: AgentSession;
+	readonly view: SessionView;
 	readonly app: AppController;
 	readonly chat: ChatController;
 	readonly commands: CommandController;
@@ -45,6 +50,8 @@ export interface RuntimeOptions {
 	thinkingLevel: ThinkingLevel | undefined;
 	extensions: readonly string[];
 	sessionDir: string | undefined;
+	/** The `xcsh --resume` picker shown while this loads: its pick is handed to the app built here. */
+	earlyPicker?: EarlyPickerController | undefined;
 }
 
 /** Builds the session, agent and controllers behind the UI (loads the LLM layer). */
@@ -130,6 +137,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		search,
 		viewport,
 	});
+	options.earlyPicker?.attach(app);
 	const dispose = async () => {
 		await search.dispose();
 		chat.dispose();
@@ -137,5 +145,6 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		// After the session: its last prompt must be recorded before the database closes.
 		await history.close();
 	};
-	return { session, app, chat, commands, input, selector, search, viewport, dispose };
+	const view = viewOf(() => session.sessionManager);
+	return { view, app, chat, commands, input, selector, search, viewport, dispose };
 }

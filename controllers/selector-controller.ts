@@ -1,5 +1,4 @@
-import { access, readFile, rename, unlink, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { liveSharesOf, liveSharesWarning } from "../source/export/share-registry.js";
 import {
 	describeChanges,
@@ -11,9 +10,8 @@ import {
 import { log } from "../source/logger.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
-import { getDefaultSessionDir, getTerminalSessionsDir } from "../source/session/session-paths.js";
+import { getDefaultSessionDir } from "../source/session/session-paths.js";
 import { moveSessionToTrash } from "../source/session/session-trash.js";
-import { getTerminalId } from "../source/session/terminal-breadcrumb.js";
 import type { SessionInfo } from "../source/session/types.js";
 
 /** Which sessions the picker lists: this project's, or every project's. */
@@ -70,23 +68,6 @@ function samePath(a: string | undefined, b: string): boolean {
 
 export { movePath, trashPathFor } from "../source/session/session-trash.js";
 
-/**
- * `SessionManager.open` records the opened file as this terminal's last session, which would make
- * `--continue` pick a session that was only renamed. Puts the breadcrumb back as it was.
- */
-async function keepingBreadcrumb<T>(task: () => Promise<T>): Promise<T> {
-	const id = getTerminalId();
-	if (!id) return task();
-	const file = join(getTerminalSessionsDir(), id);
-	const before = await readFile(file, "utf8").catch(() => undefined);
-	try {
-		return await task();
-	} finally {
-		if (before === undefined) await unlink(file).catch(() => undefined);
-		else await writeFile(file, before).catch(() => undefined);
-	}
-}
-
 /** Lists, deletes, renames and resumes sessions for the picker; plain TS, bound in the UI via `useSyncExternalStore`. */
 export class SelectorController {
 	readonly #options: SelectorControllerOptions;
@@ -95,9 +76,10 @@ export class SelectorController {
 	/** Bumped by every load, so a slow listing never overwrites a newer one. */
 	#generation = 0;
 	#warnedDelete: string | undefined;
-	readonly #renameImpl: RenameFn;
+	readonly #renameImpl: RenameFn | undefined;
 
-	constructor(options: SelectorControllerOptions, renameImpl: RenameFn = rename) {
+	/** `renameImpl` stands in for `fs.rename` when trashing (tests simulate another device). */
+	constructor(options: SelectorControllerOptions, renameImpl?: RenameFn) {
 		this.#options = options;
 		this.#renameImpl = renameImpl;
 	}
@@ -210,16 +192,14 @@ export class SelectorController {
 				}
 				await this.#options.renameCurrentSession(title);
 			} else {
-				// open() would start an empty session at a missing path and the rename would vanish silently.
-				await access(path);
-				await keepingBreadcrumb(async () => {
-					const manager = await SessionManager.open(path);
-					try {
-						await manager.setSessionName(title);
-					} finally {
-						await manager.close();
-					}
-				});
+				// A missing path would start an empty session there and the rename would vanish silently;
+				// a file only renamed must not become the one `--continue` picks in this terminal.
+				const manager = await SessionManager.open(path, undefined, undefined, { mustExist: true, breadcrumb: false });
+				try {
+					await manager.setSessionName(title);
+				} finally {
+					await manager.close();
+				}
 			}
 		} catch (error) {
 			failure = messageOf(error);

@@ -120,11 +120,19 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	const code = await runApp({
 		// The picker is drawn from the session index at once; the rest loads behind it.
 		...(flags.resume === ""
-			? { initialScreen: "resume" as const, earlyPicker: { cwd: io.cwd, sessionDir: flags.sessionDir } }
+			? {
+					initialScreen: "resume" as const,
+					earlyPicker: async () =>
+						new (await import("../controllers/early-picker.js")).EarlyPickerController({
+							cwd: io.cwd,
+							sessionDir: flags.sessionDir,
+						}),
+				}
 			: {}),
 		// The runtime (and with it the LLM layer) is imported only after the first frame is drawn.
-		load: async () =>
+		load: async (earlyPicker) =>
 			(await import("../controllers/runtime.js")).buildRuntime({
+				earlyPicker,
 				cwd: io.cwd,
 				sessionManager: async (notify) =>
 					early ?? (await createSessionManager(sessionFlags, io.cwd, undefined, notify)),

@@ -3,6 +3,7 @@ import {
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	rmSync,
 	statSync,
 	unlinkSync,
 	utimesSync,
@@ -345,6 +346,34 @@ describe("session discovery", () => {
 			expect(readFileSync(crumbPath(id!), "utf8")).toBe(`${process.cwd()}\n${file}\n`);
 			await opened.close();
 			await session.close();
+		});
+
+		it("open with breadcrumb: false leaves this terminal's breadcrumb as it was (a rename from the picker)", async () => {
+			process.env.XCSH_TERMINAL_ID = "term-keep";
+			const other = await makeSession({ dir: join(tmp.root, "other"), cwd: "/work/other" });
+			const target = await makeSession({ dir: join(tmp.root, "sessions") });
+			writeFileSync(crumbPath("term-keep"), `/work/other\n${other.file}\n`);
+
+			const opened = await SessionManager.open(target.file, undefined, undefined, { breadcrumb: false });
+			await opened.setSessionName("renamed");
+			await opened.close();
+			expect(readFileSync(crumbPath("term-keep"), "utf8")).toBe(`/work/other\n${other.file}\n`);
+
+			// Without a breadcrumb yet, none is written either.
+			rmSync(crumbPath("term-keep"));
+			const again = await SessionManager.open(target.file, undefined, undefined, { breadcrumb: false });
+			await again.close();
+			expect(existsSync(crumbPath("term-keep"))).toBe(false);
+		});
+
+		it("open with mustExist: true refuses a missing file in one line and creates nothing", async () => {
+			process.env.XCSH_TERMINAL_ID = "term-missing";
+			const missing = join(tmp.root, "sessions", "gone.jsonl");
+			await expect(SessionManager.open(missing, undefined, undefined, { mustExist: true })).rejects.toThrow(
+				`Session file not found: ${missing}`,
+			);
+			expect(existsSync(missing)).toBe(false);
+			expect(existsSync(crumbPath("term-missing"))).toBe(false);
 		});
 
 		it("writes no breadcrumb without a terminal id", async () => {

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { useEffect, useRef } from "react";
+import type { PathCompletion } from "../../source/path-completion.js";
 import { type EditorBuffer, graphemes, isEmpty } from "./editor-buffer.js";
 import { useEditorInput } from "./use-editor-input.js";
 import {
@@ -21,8 +22,8 @@ export interface EditorProps {
 	/** Prompts matching a Ctrl+R query, best first; called on every change of the query. */
 	readonly searchHistory: (query: string) => readonly string[];
 	readonly commands: readonly SlashCommand[];
-	/** File-path Tab completion is relative to this directory. */
-	readonly cwd: string;
+	/** Tab completion of the path before the cursor (the app completes relative to the session's directory). */
+	readonly completePath: (token: string) => PathCompletion;
 	readonly placeholder?: string;
 	/** Greys the editor out and ignores typing; Escape and Ctrl+C are still reported. */
 	readonly disabled?: boolean;
@@ -64,7 +65,7 @@ export function Editor(props: EditorProps) {
 		history: props.history,
 		searchHistory: props.searchHistory,
 		commands: props.commands,
-		cwd: props.cwd,
+		completePath: props.completePath,
 		onSubmit: props.onSubmit,
 		onEscape: props.onEscape,
 		onInterrupt: props.onInterrupt,

@@ -1,7 +1,7 @@
 import type { Key } from "ink";
 import { useCallback, useRef } from "react";
-import { completePath } from "../../controllers/input-controller.js";
 import { type KeyAction, matchKey } from "../../controllers/keymap.js";
+import type { PathCompletion } from "../../source/path-completion.js";
 import { useLatestInput } from "../use-latest-input.js";
 import { type EditorBuffer, getText, graphemes, isEmpty, sanitizeInput, textBeforeCursor } from "./editor-buffer.js";
 import { type BufferOp, type EditorStore, type SlashCommand, visibleCommands } from "./use-editor-state.js";
@@ -15,7 +15,7 @@ export interface EditorInputOptions {
 	readonly history: readonly string[];
 	readonly searchHistory: (query: string) => readonly string[];
 	readonly commands: readonly SlashCommand[];
-	readonly cwd: string;
+	readonly completePath: (token: string) => PathCompletion;
 	/** `false`: refused, the text stays. */
 	readonly onSubmit: (text: string) => boolean | undefined;
 	readonly onEscape: () => void;
@@ -93,7 +93,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 		(action: KeyAction) => {
 			const state = getState();
 			const { buffer } = state;
-			const { history, commands, cwd, onSubmit } = props.current;
+			const { history, commands, completePath, onSubmit } = props.current;
 			const listed = visibleCommands(state, commands);
 			switch (action) {
 				case "submit": {
@@ -123,7 +123,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 					// Clamped: the commands prop may have shrunk since the selection was made.
 					const selected = listed[Math.min(state.completion.selected, listed.length - 1)];
 					if (selected !== undefined) dispatch({ type: "completeCommand", name: selected.name });
-					else dispatch({ type: "completePath", ...completePath(cwd, tokenBeforeCursor(buffer)) });
+					else dispatch({ type: "completePath", ...completePath(tokenBeforeCursor(buffer)) });
 					return;
 				}
 				default: {

@@ -1,4 +1,4 @@
-import type { SessionTreeNode } from "../../source/session/types.js";
+import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
 import { type EntrySummary, passesFilter, summarizeEntry, type TreeFilter, type TreeRowKind } from "./entry-summary.js";
 
 export type { TreeFilter, TreeRowKind } from "./entry-summary.js";
@@ -43,14 +43,20 @@ export interface FlattenOptions {
 const NO_FOLDS: ReadonlySet<string> = new Set();
 
 // The active path only depends on the tree and the leaf; a search keystroke re-flattens the same tree.
-const pathCache = new WeakMap<readonly SessionTreeNode[], { leafId: string; path: readonly SessionTreeNode[] }>();
+const pathCache = new WeakMap<
+	readonly ReadonlySessionTreeNode[],
+	{ leafId: string; path: readonly ReadonlySessionTreeNode[] }
+>();
 
 /** The nodes root → `leafId` (empty when absent), by an iterative depth-first walk with its own path stack. */
-export function activePath(roots: readonly SessionTreeNode[], leafId: string | null): readonly SessionTreeNode[] {
+export function activePath(
+	roots: readonly ReadonlySessionTreeNode[],
+	leafId: string | null,
+): readonly ReadonlySessionTreeNode[] {
 	if (leafId === null) return [];
 	const cached = pathCache.get(roots);
 	if (cached?.leafId === leafId) return cached.path;
-	const path: SessionTreeNode[] = [];
+	const path: ReadonlySessionTreeNode[] = [];
 	const next: number[] = [];
 	search: for (const root of roots) {
 		path.push(root);
@@ -85,7 +91,7 @@ function matches(summary: EntrySummary, label: string | undefined, needle: strin
  * one loop). Like `git log --graph`, the active path runs down column 0 and side branches hang off
  * it; hidden entries (filter or search) pass their children up to the nearest visible ancestor.
  */
-export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenOptions): TreeRow[] {
+export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: FlattenOptions): TreeRow[] {
 	const filter = options.filter ?? "default";
 	const needle = (options.search ?? "").trim().toLowerCase();
 	const folded = options.folded ?? NO_FOLDS;
@@ -93,26 +99,26 @@ export function flattenTree(roots: readonly SessionTreeNode[], options: FlattenO
 	// ancestors counted); comparing identities avoids a 100k-entry id set for a linear session.
 	const path = activePath(roots, options.leafId);
 
-	const isShown = (node: SessionTreeNode, summary: EntrySummary): boolean =>
+	const isShown = (node: ReadonlySessionTreeNode, summary: EntrySummary): boolean =>
 		passesFilter(summary.kind, node.label, filter) && (needle === "" || matches(summary, node.label, needle));
 
 	// The stack is kept as parallel arrays and the visible children in scratch arrays: at 100k
 	// rows, an object per frame or per child list is most of the time (in the garbage collector).
-	const stackNode: SessionTreeNode[] = [];
+	const stackNode: ReadonlySessionTreeNode[] = [];
 	const stackSummary: EntrySummary[] = [];
 	const stackDepth: number[] = [];
 	const stackLevel: number[] = [];
 	const stackPrefix: string[] = [];
 	const stackGutter: string[] = [];
-	const kidNodes: SessionTreeNode[] = [];
+	const kidNodes: ReadonlySessionTreeNode[] = [];
 	const kidSummaries: EntrySummary[] = [];
 	const kidLevels: number[] = [];
-	const pending: SessionTreeNode[] = [];
+	const pending: ReadonlySessionTreeNode[] = [];
 	const pendingLevel: number[] = [];
 
 	// Fills the scratch arrays with the visible children. Every node is examined exactly once, by the
 	// nearest visible ancestor that collects it.
-	const collect = (children: readonly SessionTreeNode[], level: number): number => {
+	const collect = (children: readonly ReadonlySessionTreeNode[], level: number): number => {
 		// A count instead of `length = 0`: truncating an array is a runtime call, 100k times.
 		let count = 0;
 		for (let i = children.length - 1; i >= 0; i--) {

@@ -1,5 +1,5 @@
 import type { KeyAction } from "../../controllers/keymap.js";
-import type { SessionTreeNode } from "../../source/session/types.js";
+import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
 import { windowStartFor } from "../list-window.js";
 import { nextFilter, type TreeFilter } from "./entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
@@ -24,7 +24,7 @@ export const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with instr
 
 /** Everything the tree view shows, including the window of rows. */
 export interface TreeViewState {
-	readonly tree: readonly SessionTreeNode[];
+	readonly tree: readonly ReadonlySessionTreeNode[];
 	readonly leafId: string | null;
 	/** Rows in the window. */
 	readonly height: number;
@@ -48,7 +48,7 @@ export interface TreeViewState {
 
 /** Inputs of the tree view the reducer cannot derive. */
 export interface TreeViewSource {
-	readonly tree: readonly SessionTreeNode[];
+	readonly tree: readonly ReadonlySessionTreeNode[];
 	readonly leafId: string | null;
 	readonly height: number;
 }

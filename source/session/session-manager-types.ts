@@ -5,6 +5,13 @@ export type ReadOnlyReason = "held-elsewhere" | "damaged-header";
 export interface OpenOptions {
 	/** Browse without writing or locking (the session is open in another xcsh). */
 	readOnly?: boolean;
+	/**
+	 * Record the file as this terminal's last session, for `--continue` (default true). False for a
+	 * session opened only to change it, such as a rename from the picker.
+	 */
+	breadcrumb?: boolean;
+	/** Throw `Session file not found` for a missing file instead of starting a new session at that path. */
+	mustExist?: boolean;
 }
 
 /** The result of `fork()`. */

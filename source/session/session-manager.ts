@@ -68,11 +68,16 @@ export class SessionManager extends SessionEntries {
 	}
 
 	/**
-	 * Opens a session file (a missing or empty file starts a new session at that path). Throws
-	 * `SessionLockedError` when another xcsh has it open (see `openReadOnly`).
+	 * Opens a session file (a missing or empty file starts a new session at that path, unless
+	 * `mustExist`). Throws `SessionLockedError` when another xcsh has it open (see `openReadOnly`).
 	 */
-	static async open(path: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
-		return SessionManager.#openWith(path, sessionDir, storage, {});
+	static async open(
+		path: string,
+		sessionDir?: string,
+		storage?: SessionStorage,
+		options: OpenOptions = {},
+	): Promise<SessionManager> {
+		return SessionManager.#openWith(path, sessionDir, storage, options);
 	}
 
 	/** Opens a session to browse, export or fork without writing or locking it (another xcsh has it). */
@@ -157,7 +162,9 @@ export class SessionManager extends SessionEntries {
 	 */
 	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
-		const loaded = await loadState(file, await readSessionFile(file, this.#storage), this.#storage);
+		const read = await readSessionFile(file, this.#storage);
+		if (options.mustExist && read.kind === "missing") throw new Error(`Session file not found: ${file}`);
+		const loaded = await loadState(file, read, this.#storage);
 		// A damaged header is never written under: appends and rewrites wait for `xcsh doctor --fix`.
 		const readOnlyReason: ReadOnlyReason | undefined =
 			loaded?.report.headerProblem !== undefined
@@ -183,8 +190,9 @@ export class SessionManager extends SessionEntries {
 		this.#unlock();
 		this.#holdLock(lock);
 		this.#readOnlyReason = readOnlyReason;
+		const breadcrumb = options.breadcrumb !== false;
 		if (!loaded) {
-			this.#startNew(undefined, file);
+			this.#startNew(undefined, file, breadcrumb);
 		} else {
 			this.#adopt(loaded.header, loaded.entries);
 			this.#report = loaded.report;
@@ -193,7 +201,7 @@ export class SessionManager extends SessionEntries {
 			if (loaded.migrated && this.#persist && !readOnly)
 				await this.#persistMigration(file, loaded.report.migratedFrom!);
 		}
-		if (this.#persist) writeTerminalBreadcrumb(this.#storage, this.#cwd, file);
+		if (this.#persist && breadcrumb) writeTerminalBreadcrumb(this.#storage, this.#cwd, file);
 	}
 
 	async #persistMigration(file: string, from: number): Promise<void> {
@@ -208,7 +216,7 @@ export class SessionManager extends SessionEntries {
 		await this.#persistence.rewrite(this.#fileEntries());
 	}
 
-	#startNew(parentSession: string | undefined, file?: string): void {
+	#startNew(parentSession: string | undefined, file?: string, breadcrumb = true): void {
 		const id = createSessionId();
 		const timestamp = new Date().toISOString();
 		const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.#cwd };
@@ -218,7 +226,7 @@ export class SessionManager extends SessionEntries {
 		if (!this.#persist) return;
 		const target = file ?? join(this.#sessionDir, sessionFileName(timestamp, id));
 		this.#persistence.attach(target, { onDisk: false, missingFinalNewline: false });
-		writeTerminalBreadcrumb(this.#storage, this.#cwd, target);
+		if (breadcrumb) writeTerminalBreadcrumb(this.#storage, this.#cwd, target);
 	}
 
 	#adopt(header: SessionHeader, entries: StoredEntry[]): void {

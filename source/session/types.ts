@@ -157,6 +157,13 @@ export interface SessionTreeNode {
 	label?: string;
 }
 
+/** A node of the session tree as a screen reads it: nothing in it can be changed. */
+export interface ReadonlySessionTreeNode {
+	readonly entry: Readonly<SessionEntry | UnknownSessionEntry>;
+	readonly children: readonly ReadonlySessionTreeNode[];
+	readonly label?: string;
+}
+
 /** What is sent to the model, derived from the path root → leaf. */
 export interface SessionContext {
 	messages: AgentMessage[];

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Editor, type EditorProps } from "../../components/editor/editor.js";
+import { completePath } from "../../source/path-completion.js";
 import { KEYS, plain, pressAndWaitFor, renderAndWait, waitForFrame } from "../helpers/ink.js";
 
 // Colour on (before chalk loads) so the inverse-video cursor is visible in frames; `plain` strips it.
@@ -49,6 +50,9 @@ function below(frame: string): string[] {
 	return lines.slice(lines.findIndex((line) => line.startsWith("╰")) + 1).filter((line) => line.trim() !== "");
 }
 
+/** Tab completion relative to `dir`, as the app wires it for the session's directory. */
+const completionIn = (dir: string) => (token: string) => completePath(dir, token);
+
 async function mount(overrides: Partial<EditorProps> = {}) {
 	const onSubmit = vi.fn<(text: string) => boolean | undefined>();
 	const onEscape = vi.fn<() => void>();
@@ -59,7 +63,7 @@ async function mount(overrides: Partial<EditorProps> = {}) {
 		history: [],
 		searchHistory: () => [],
 		commands: COMMANDS,
-		cwd: process.cwd(),
+		completePath: (token) => completePath(process.cwd(), token),
 		placeholder: "Ask anything",
 		onSubmit,
 		onEscape,
@@ -325,7 +329,7 @@ describe("file path completion", () => {
 	}
 
 	it("completes a single match and the common prefix of several, listing them", async () => {
-		const { press, type } = await mount({ cwd: project() });
+		const { press, type } = await mount({ completePath: completionIn(project()) });
 		await type("read pack");
 		await press(KEYS.tab, (f) => f.includes("package.json"));
 		await type(" s");
@@ -341,7 +345,7 @@ describe("file path completion", () => {
 	it("says how many candidates are not shown", async () => {
 		const dir = project();
 		for (let index = 0; index < 10; index++) writeFileSync(join(dir, `note-${index}.md`), "");
-		const { press } = await mount({ cwd: dir });
+		const { press } = await mount({ completePath: completionIn(dir) });
 		await press("no", (f) => f.includes("› no"));
 		const frame = await press(KEYS.tab, (f) => f.includes("more"));
 		expect(rows(frame)).toEqual(["› note-"]);

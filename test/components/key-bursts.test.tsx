@@ -5,6 +5,7 @@ import { Editor, type EditorProps } from "../../components/editor/editor.js";
 import { SessionSelector, type SessionSelectorProps } from "../../components/session-selector/session-selector.js";
 import { useLatestInput } from "../../components/use-latest-input.js";
 import { plainKey } from "../../controllers/key-reader.js";
+import { completePath } from "../../source/path-completion.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { renderAndWait, waitForFrame } from "../helpers/ink.js";
 
@@ -61,7 +62,7 @@ describe("the editor with a burst of keys", () => {
 			history: [],
 			searchHistory: () => [],
 			commands: [],
-			cwd: process.cwd(),
+			completePath: (token) => completePath(process.cwd(), token),
 			placeholder: "Ask anything",
 			onSubmit: vi.fn<(text: string) => boolean | undefined>(),
 			onEscape: vi.fn(),

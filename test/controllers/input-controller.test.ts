@@ -2,12 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import {
-	completePath,
-	type HistoryRecorder,
-	type HistorySource,
-	InputController,
-} from "../../controllers/input-controller.js";
+import { type HistoryRecorder, type HistorySource, InputController } from "../../controllers/input-controller.js";
+import { completePath } from "../../source/path-completion.js";
 import type { HistoryStorage } from "../../source/session/history-storage.js";
 
 function setup(entries: readonly string[] = []) {
@@ -151,6 +147,8 @@ describe("completePath", () => {
 
 	it("completes a single match fully, with a slash for directories", () => {
 		expect(completePath(dir, "REA")).toEqual({ insert: "DME.md", candidates: [] });
+		// The editor gets it through the controller, relative to the directory the app passes (the session's).
+		expect(setup().controller.completePath(dir, "REA")).toEqual({ insert: "DME.md", candidates: [] });
 		expect(completePath(dir, "sr")).toEqual({ insert: "c/", candidates: [] });
 		expect(completePath(dir, "lin")).toEqual({ insert: "ked/", candidates: [] });
 	});

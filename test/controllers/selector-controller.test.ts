@@ -256,7 +256,7 @@ describe("SelectorController", () => {
 	it("reports a rename of a missing file as an error", async () => {
 		const controller = controllerFor(projectA);
 		await controller.renameSession(join(tmp.root, "missing.jsonl"), "x");
-		expect(controller.getSnapshot().error).toMatch(/ENOENT/);
+		expect(controller.getSnapshot().error).toBe(`Session file not found: ${join(tmp.root, "missing.jsonl")}`);
 		expect(existsSync(join(tmp.root, "missing.jsonl"))).toBe(false);
 	});
 
