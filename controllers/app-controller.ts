@@ -16,7 +16,13 @@ import {
 	RESUMED,
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
-import { BRANCH_NOTICE, MOVED_NOTICE, missingEntryNotice, type OpenHitOutcome } from "./search-controller.js";
+import {
+	BRANCH_NOTICE,
+	MOVED_NOTICE,
+	missingEntryNotice,
+	type OpenHitOutcome,
+	openedAtMatchNotice,
+} from "./search-controller.js";
 import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
 
 export * from "./app-state.js";
@@ -309,11 +315,18 @@ export class AppController {
 	/** Opens a search hit: switches session if needed, then the chat at the entry, the tree on it, or why not. */
 	async selectHit(hit: SearchHit): Promise<void> {
 		this.#pendingHit = undefined;
-		await this.#showHit(hit, this.#o.search.openHit(hit));
+		const from = this.#o.session.sessionManager.getSessionFile();
+		await this.#showHit(hit, this.#o.search.openHit(hit), undefined, { file: from });
 	}
 
-	async #showHit(hit: SearchHit, task: Promise<OpenHitOutcome>, opened?: string): Promise<void> {
-		const { chat } = this.#o;
+	/** `opened`: what opening said (a locked choice); `origin`: the session open before, to say a switch. */
+	async #showHit(
+		hit: SearchHit,
+		task: Promise<OpenHitOutcome>,
+		opened?: string,
+		origin?: { readonly file: string | undefined },
+	): Promise<void> {
+		const { chat, session } = this.#o;
 		let outcome: OpenHitOutcome;
 		try {
 			outcome = await task;
@@ -330,6 +343,9 @@ export class AppController {
 		this.redraw();
 		// After the redraw: it rebuilds the chat from the session, dropping earlier notices.
 		if (opened !== undefined) chat.notice("info", opened);
+		const manager = session.sessionManager;
+		if (origin && outcome.kind !== "missing" && manager.getSessionFile() !== origin.file)
+			chat.notice("info", openedAtMatchNotice(manager.getSessionName(), manager.getSessionId()));
 		switch (outcome.kind) {
 			case "tree":
 				chat.notice("info", BRANCH_NOTICE);

@@ -11,10 +11,11 @@ import {
 import { ChatController, type ChatSnapshot } from "../../controllers/chat-controller.js";
 import { CommandController } from "../../controllers/command-controller.js";
 import { InputController } from "../../controllers/input-controller.js";
-import { SearchController } from "../../controllers/search-controller.js";
+import { MOVED_NOTICE, SearchController } from "../../controllers/search-controller.js";
 import { SelectorController } from "../../controllers/selector-controller.js";
 import { COMMANDS } from "../../source/commands/registry.js";
 import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
+import type { SearchHit } from "../../source/index/session-index.js";
 import { AgentSession } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
@@ -203,6 +204,43 @@ describe("AppController (no React)", () => {
 		expect(session.sessionManager.getSessionFile()).toBe(other.getSessionFile());
 		expect(session.sessionManager.isReadOnly()).toBe(true);
 		expect(cleared).toBeGreaterThan(0);
+	});
+
+	it("a search hit in another session says which session it opened, named or not; one in this session does not", async () => {
+		async function plant(name?: string): Promise<{ path: string; id: string; entryId: string }> {
+			const other = await SessionManager.create(temp.root);
+			if (name) await other.setSessionName(name);
+			other.appendMessage(userMessage("where is the runbook"));
+			const entryId = other.appendMessage(assistantMessage("in the periwinkle lighthouse"));
+			await other.close();
+			return { path: other.getSessionFile()!, id: other.getSessionId(), entryId };
+		}
+		const hitIn = (s: { path: string; entryId: string }): SearchHit => ({
+			sessionPath: s.path,
+			sessionId: "",
+			cwd: temp.root,
+			entryId: s.entryId,
+			role: "assistant",
+			timestamp: 0,
+			snippet: "",
+			compacted: false,
+		});
+		const named = await plant("Runbook hunt");
+		await app.selectHit(hitIn(named));
+		expect(session.sessionManager.getSessionFile()).toBe(named.path);
+		const namedNotice = `Opened "Runbook hunt" (${named.id.slice(0, 8)}) at the match`;
+		await until(chat, hasNotice(namedNotice));
+		await until(chat, hasNotice(MOVED_NOTICE));
+
+		const unnamed = await plant();
+		await app.selectHit(hitIn(unnamed));
+		await until(chat, hasNotice(`Opened session ${unnamed.id.slice(0, 8)} at the match`));
+
+		// a hit in the open session: no "Opened"
+		await app.selectHit(hitIn(unnamed));
+		const items = chat.getSnapshot().items;
+		expect(items.some((i) => i.kind === "notice" && i.text.startsWith("Opened"))).toBe(false);
+		expect(items.some((i) => i.kind === "notice" && i.text === MOVED_NOTICE)).toBe(true);
 	});
 
 	it("navigating the tree moves the leaf and puts a user message's text in the editor; labels go through the session", async () => {
