@@ -9,8 +9,10 @@ import {
 	DOUBLE_PRESS_MS,
 	type EarlyResume,
 	FORKED,
+	HINT_MS,
 	type LockedChoice,
 	OPENED_READ_ONLY,
+	QUEUED_FOLLOW_UP,
 	QUIT_HINT,
 	RESUME_CANCELLED,
 	RESUMED,
@@ -161,7 +163,8 @@ export class AppController {
 				break;
 			case "follow-up":
 				void session.followUp(route.text).catch(this.#report);
-				chat.notice("info", "Queued as a follow-up");
+				// A passing line: the follow-up itself enters the transcript when the turn takes it.
+				chat.flash(QUEUED_FOLLOW_UP, HINT_MS);
 				break;
 			case "refused":
 				chat.notice("error", route.reason);

@@ -41,6 +41,10 @@ export const FORKED = "Forked the session into a new one here";
 export const OPENED_READ_ONLY = "Opened read-only: /fork to continue in a copy";
 export const RESUME_CANCELLED = "Resume cancelled";
 export const QUIT_HINT = "Press Ctrl+C again to quit";
+/** The passing confirmation of a `>>` follow-up: the message itself shows once the turn takes it. */
+export const QUEUED_FOLLOW_UP = "Queued as a follow-up";
+/** How long a passing confirmation stays above the editor. */
+export const HINT_MS = 3000;
 
 /** What the app controller drives. */
 export interface AppControllerOptions {

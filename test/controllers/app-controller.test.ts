@@ -5,6 +5,7 @@ import {
 	AppController,
 	type AppSnapshot,
 	CONFIRM_CANCELLED,
+	QUEUED_FOLLOW_UP,
 	QUIT_HINT,
 	RESUME_CANCELLED,
 } from "../../controllers/app-controller.js";
@@ -155,6 +156,32 @@ describe("AppController (no React)", () => {
 		clock += 500;
 		app.interrupt(true);
 		expect(exits).toEqual([clock]);
+	});
+
+	it("a follow-up queued while the agent works is confirmed by a passing hint, never a transcript line", async () => {
+		let answer!: () => void;
+		const held = new Promise<void>((resolve) => {
+			answer = resolve;
+		});
+		faux.setResponses([
+			async () => {
+				await held;
+				return fauxAssistantMessage("first answer");
+			},
+			fauxAssistantMessage("answer to the follow-up"),
+		]);
+		app.submit("first question");
+		await until(chat, (s) => s.streaming);
+		app.submit(">> and then this");
+		expect(chat.getSnapshot().transient).toBe(QUEUED_FOLLOW_UP);
+		answer();
+		const done = await until(
+			chat,
+			(s) =>
+				!s.streaming &&
+				s.items.some((i) => i.kind === "message" && i.message.role === "assistant" && JSON.stringify(i.message).includes("answer to the follow-up")),
+		);
+		expect(done.items.filter((i) => i.kind === "notice")).toEqual([]);
 	});
 
 	it("Escape cancels the running command through the command controller", async () => {
