@@ -8,6 +8,7 @@ import { ConfirmScreen } from "./confirm-screen.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
+import { ModelPicker } from "./model-picker/model-picker.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
@@ -101,6 +102,17 @@ export function App({ runtime, onExit, initialScreen = "chat", initialResume }: 
 			);
 		case "locked":
 			return <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+		case "model":
+			return (
+				<ModelPicker
+					models={screen.models}
+					current={screen.current}
+					height={rows - 1}
+					width={columns}
+					onCancel={leave}
+					onSelect={(ref) => app.chooseModel(ref)}
+				/>
+			);
 		case "tree":
 			return (
 				<TreeView

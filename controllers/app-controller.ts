@@ -229,6 +229,9 @@ export class AppController {
 			case "open":
 				this.openScreen(result.screen);
 				return;
+			case "pick-model":
+				this.#show({ kind: "model", current: result.current, models: result.models });
+				return;
 			case "search":
 				void this.#o.search.open(result.query);
 				this.#show({ kind: "search" });
@@ -241,6 +244,12 @@ export class AppController {
 				this.#show({ kind: "confirm", title: result.title, details: result.details });
 				return;
 		}
+	}
+
+	/** The model picker's Enter: back to the chat, switching exactly as `/model <ref>` does. */
+	chooseModel(ref: string): void {
+		this.showChat();
+		this.#runCommand((run) => this.#o.commands.execute("model", ref, run));
 	}
 
 	/** The confirm screen's yes: runs the confirmed action (Escape cancels it like a command). */

@@ -1,3 +1,4 @@
+import type { ModelChoice } from "../source/commands/types.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { ChatController } from "./chat-controller.js";
 import type { CommandController } from "./command-controller.js";
@@ -23,6 +24,8 @@ export type AppScreen =
 	/** `key` changes whenever the tree must be read again; `selectedId` undefined: the leaf. */
 	| { readonly kind: "tree"; readonly key: number; readonly selectedId: string | undefined }
 	| { readonly kind: "confirm"; readonly title: string; readonly details: readonly string[] }
+	/** The `/model` picker: Enter switches as `/model <ref>` does. */
+	| { readonly kind: "model"; readonly current: string; readonly models: readonly ModelChoice[] }
 	| { readonly kind: "locked"; readonly path: string; readonly message: string };
 
 /** What the app shows; replaced (never mutated) on every change. */

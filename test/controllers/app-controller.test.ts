@@ -14,10 +14,12 @@ import { CommandController } from "../../controllers/command-controller.js";
 import { InputController } from "../../controllers/input-controller.js";
 import { MOVED_NOTICE, SearchController } from "../../controllers/search-controller.js";
 import { SelectorController } from "../../controllers/selector-controller.js";
+import type { ModelInfo } from "../../source/agent/models/model-registry.js";
+import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { COMMANDS } from "../../source/commands/registry.js";
 import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
 import type { SearchHit } from "../../source/index/session-index.js";
-import { AgentSession } from "../../source/session/agent-session.js";
+import { AgentSession, modelRef } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
@@ -38,6 +40,17 @@ function until<T>(source: { subscribe(l: () => void): () => void; getSnapshot():
 
 const hasNotice = (text: string) => (s: ChatSnapshot) =>
 	s.items.some((item) => item.kind === "notice" && item.text === text);
+
+const offlineInfo: ModelInfo = {
+	ref: modelRef(OFFLINE_MODEL),
+	provider: OFFLINE_MODEL.provider,
+	id: OFFLINE_MODEL.id,
+	name: OFFLINE_MODEL.name,
+	source: "builtin",
+	contextWindow: OFFLINE_MODEL.contextWindow,
+	reasoning: OFFLINE_MODEL.reasoning,
+	model: OFFLINE_MODEL,
+};
 
 describe("AppController (no React)", () => {
 	const temp = useTempAgentDir();
@@ -82,7 +95,14 @@ describe("AppController (no React)", () => {
 		});
 		chat = new ChatController({ session, isOffline: () => false });
 		const commands = new CommandController(
-			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
+			{
+				session,
+				models: {
+					list: () => [offlineInfo],
+					find: (ref) => (ref === modelRef(OFFLINE_MODEL) ? OFFLINE_MODEL : undefined),
+					missingKey: () => undefined,
+				},
+			},
 			[...COMMANDS, waiting, asking(), asking("Thing cancelled")],
 		);
 		const input = new InputController({
@@ -158,6 +178,21 @@ describe("AppController (no React)", () => {
 		expect(exits).toEqual([clock]);
 	});
 
+	it("/model alone opens the model picker; a pick switches as /model <ref> does, back on the chat", async () => {
+		app.submit("/model");
+		const picker = await until(app, (s) => s.screen.kind === "model");
+		expect(picker.screen).toEqual({
+			kind: "model",
+			current: modelRef(faux.getModel()),
+			models: [{ ref: "xcsh/offline", name: OFFLINE_MODEL.name, contextWindow: 128_000, reasoning: true }],
+		});
+		app.chooseModel("xcsh/offline");
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		await until(chat, hasNotice("Model: xcsh/offline"));
+		expect(modelRef(session.model)).toBe("xcsh/offline");
+		expect(session.sessionManager.buildSessionContext().models.default).toBe("xcsh/offline");
+	});
+
 	it("a follow-up queued while the agent works is confirmed by a passing hint, never a transcript line", async () => {
 		let answer!: () => void;
 		const held = new Promise<void>((resolve) => {
@@ -179,7 +214,12 @@ describe("AppController (no React)", () => {
 			chat,
 			(s) =>
 				!s.streaming &&
-				s.items.some((i) => i.kind === "message" && i.message.role === "assistant" && JSON.stringify(i.message).includes("answer to the follow-up")),
+				s.items.some(
+					(i) =>
+						i.kind === "message" &&
+						i.message.role === "assistant" &&
+						JSON.stringify(i.message).includes("answer to the follow-up"),
+				),
 		);
 		expect(done.items.filter((i) => i.kind === "notice")).toEqual([]);
 	});
