@@ -8,6 +8,7 @@ import { ConfirmScreen } from "./confirm-screen.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
+import { ModelPicker } from "./model-picker/model-picker.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
@@ -102,6 +103,17 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 			);
 		case "locked":
 			return <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+		case "model":
+			return (
+				<ModelPicker
+					models={screen.models}
+					current={screen.current}
+					height={rows - 1}
+					width={columns}
+					onCancel={leave}
+					onSelect={(ref) => app.chooseModel(ref)}
+				/>
+			);
 		case "tree":
 			return (
 				<TreeView
@@ -133,12 +145,15 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				anchor={scroll.anchor}
 				onDraw={onDraw}
 			/>
-			<Box flexShrink={0}>
-				{snapshot.activity ? (
-					<Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} />
-				) : (
-					<Text color="yellow">{snapshot.transient ?? " "}</Text>
-				)}
+			<Box flexShrink={0} height={1} overflow="hidden">
+				{snapshot.activity ? <Loader label={snapshot.activity.label} startedAt={snapshot.activity.startedAt} /> : null}
+				{snapshot.transient ? (
+					<Text color="yellow" wrap="truncate-end">
+						{snapshot.activity ? " · " : ""}
+						{snapshot.transient}
+					</Text>
+				) : null}
+				{!snapshot.activity && !snapshot.transient ? <Text> </Text> : null}
 			</Box>
 			<Box flexShrink={0} flexDirection="column">
 				<Editor

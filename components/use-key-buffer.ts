@@ -2,6 +2,15 @@ import { useStdin } from "ink";
 import { useEffect, useRef } from "react";
 
 /**
+ * Keys typed before the process took raw mode (while node itself was starting) went through the
+ * terminal's cooked mode, whose ICRNL turned Enter's CR into LF; they all arrive in the first read.
+ * There LF is Enter, not Ctrl+J (a newline in the editor).
+ */
+function cookedEnter(raw: string): string {
+	return raw.replaceAll("\n", "\r");
+}
+
+/**
  * Keeps the terminal in raw mode for the app's whole life and holds on to keys typed while no
  * screen takes them (the "starting…" box while the session loads). Once a screen is up they are
  * replayed to it in order, as if typed just then.
@@ -12,6 +21,7 @@ import { useEffect, useRef } from "react";
 export function useKeyBuffer(waiting: boolean): void {
 	const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
 	const kept = useRef<string[]>([]);
+	const firstRead = useRef<"unread" | "reading" | "read">("unread");
 
 	useEffect(() => {
 		if (!isRawModeSupported) return;
@@ -28,7 +38,14 @@ export function useKeyBuffer(waiting: boolean): void {
 			return;
 		}
 		const keep = (raw: string) => {
-			kept.current.push(raw);
+			if (firstRead.current === "unread") {
+				// Every key of one read is emitted in the same tick.
+				firstRead.current = "reading";
+				setImmediate(() => {
+					firstRead.current = "read";
+				});
+			}
+			kept.current.push(firstRead.current === "reading" ? cookedEnter(raw) : raw);
 		};
 		emitter.on("input", keep);
 		return () => {

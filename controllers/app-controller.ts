@@ -8,15 +8,23 @@ import {
 	CONFIRM_CANCELLED,
 	DOUBLE_PRESS_MS,
 	FORKED,
+	HINT_MS,
 	type LockedChoice,
 	OPENED_READ_ONLY,
+	QUEUED_FOLLOW_UP,
 	QUIT_HINT,
 	RESUME_CANCELLED,
 	RESUMED,
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
 import type { KeyAction } from "./keymap.js";
-import { BRANCH_NOTICE, MOVED_NOTICE, missingEntryNotice, type OpenHitOutcome } from "./search-controller.js";
+import {
+	BRANCH_NOTICE,
+	MOVED_NOTICE,
+	missingEntryNotice,
+	type OpenHitOutcome,
+	openedAtMatchNotice,
+} from "./search-controller.js";
 import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
 import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
 
@@ -166,7 +174,8 @@ export class AppController {
 				break;
 			case "follow-up":
 				void session.followUp(route.text).catch(this.#report);
-				chat.notice("info", "Queued as a follow-up");
+				// A passing line: the follow-up itself enters the transcript when the turn takes it.
+				chat.flash(QUEUED_FOLLOW_UP, HINT_MS);
 				break;
 			case "refused":
 				chat.notice("error", route.reason);
@@ -231,6 +240,9 @@ export class AppController {
 			case "open":
 				this.openScreen(result.screen);
 				return;
+			case "pick-model":
+				this.#show({ kind: "model", current: result.current, models: result.models });
+				return;
 			case "search":
 				void this.#o.search.open(result.query);
 				this.#show({ kind: "search" });
@@ -243,6 +255,12 @@ export class AppController {
 				this.#show({ kind: "confirm", title: result.title, details: result.details });
 				return;
 		}
+	}
+
+	/** The model picker's Enter: back to the chat, switching exactly as `/model <ref>` does. */
+	chooseModel(ref: string): void {
+		this.showChat();
+		this.#runCommand((run) => this.#o.commands.execute("model", ref, run));
 	}
 
 	/** The confirm screen's yes: runs the confirmed action (Escape cancels it like a command). */
@@ -311,11 +329,18 @@ export class AppController {
 	/** Opens a search hit: switches session if needed, then the chat at the entry, the tree on it, or why not. */
 	async selectHit(hit: SearchHit): Promise<void> {
 		this.#pendingHit = undefined;
-		await this.#showHit(hit, this.#o.search.openHit(hit));
+		const from = this.#o.session.sessionManager.getSessionFile();
+		await this.#showHit(hit, this.#o.search.openHit(hit), undefined, { file: from });
 	}
 
-	async #showHit(hit: SearchHit, task: Promise<OpenHitOutcome>, opened?: string): Promise<void> {
-		const { chat } = this.#o;
+	/** `opened`: what opening said (a locked choice); `origin`: the session open before, to say a switch. */
+	async #showHit(
+		hit: SearchHit,
+		task: Promise<OpenHitOutcome>,
+		opened?: string,
+		origin?: { readonly file: string | undefined },
+	): Promise<void> {
+		const { chat, session } = this.#o;
 		let outcome: OpenHitOutcome;
 		try {
 			outcome = await task;
@@ -332,6 +357,9 @@ export class AppController {
 		this.redraw();
 		// After the redraw: it rebuilds the chat from the session, dropping earlier notices.
 		if (opened !== undefined) chat.notice("info", opened);
+		const manager = session.sessionManager;
+		if (origin && outcome.kind !== "missing" && manager.getSessionFile() !== origin.file)
+			chat.notice("info", openedAtMatchNotice(manager.getSessionName(), manager.getSessionId()));
 		switch (outcome.kind) {
 			case "tree":
 				chat.notice("info", BRANCH_NOTICE);

@@ -1,3 +1,4 @@
+import type { ModelChoice } from "../source/commands/types.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { ChatController } from "./chat-controller.js";
 import type { CommandController } from "./command-controller.js";
@@ -17,6 +18,8 @@ export type AppScreen =
 	/** `key` changes whenever the tree must be read again; `selectedId` undefined: the leaf. */
 	| { readonly kind: "tree"; readonly key: number; readonly selectedId: string | undefined }
 	| { readonly kind: "confirm"; readonly title: string; readonly details: readonly string[] }
+	/** The `/model` picker: Enter switches as `/model <ref>` does. */
+	| { readonly kind: "model"; readonly current: string; readonly models: readonly ModelChoice[] }
 	| { readonly kind: "locked"; readonly path: string; readonly message: string };
 
 /** What the app shows; replaced (never mutated) on every change. */
@@ -35,6 +38,10 @@ export const FORKED = "Forked the session into a new one here";
 export const OPENED_READ_ONLY = "Opened read-only: /fork to continue in a copy";
 export const RESUME_CANCELLED = "Resume cancelled";
 export const QUIT_HINT = "Press Ctrl+C again to quit";
+/** The passing confirmation of a `>>` follow-up: the message itself shows once the turn takes it. */
+export const QUEUED_FOLLOW_UP = "Queued as a follow-up";
+/** How long a passing confirmation stays above the editor. */
+export const HINT_MS = 3000;
 
 /** What the app controller drives. */
 export interface AppControllerOptions {

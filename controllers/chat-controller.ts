@@ -291,6 +291,7 @@ export class ChatController {
 				break;
 			case "session_compact":
 				this.rebuild();
+				this.#update({ status: this.#status() });
 				this.notice("info", `Compacted ${event.tokensBefore.toLocaleString("en-US")} tokens into a summary`);
 				break;
 			case "session_switch":

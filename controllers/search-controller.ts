@@ -66,6 +66,12 @@ export function missingEntryNotice(switched: boolean): string {
 		: "The matching entry is no longer in this session (the search index was out of date)";
 }
 
+/** The notice when Enter on a hit opened another session: which one (the id as `xcsh --resume` takes it). */
+export function openedAtMatchNotice(name: string | undefined, sessionId: string): string {
+	const id = sessionId.slice(0, 8);
+	return name ? `Opened "${name}" (${id}) at the match` : `Opened session ${id} at the match`;
+}
+
 type Listener = () => void;
 
 const DEFAULT_LIMIT = 50;

@@ -192,6 +192,36 @@ describe("AgentSession tree navigation and compaction", () => {
 		}
 	});
 
+	it("a model whose window is smaller than the default reserve compacts only when near its window, not after every turn", async () => {
+		const small = registerFauxProvider({
+			provider: "small",
+			api: "small-api",
+			models: [{ id: "8k", contextWindow: 8192 }],
+		});
+		try {
+			// ~1,750 tokens an answer: the third turn passes three quarters of 8,192 tokens
+			const answer = (i: number) => fauxAssistantMessage(`answer ${i} ${"x".repeat(7000)}`);
+			small.setResponses([answer(1), answer(2), answer(3), fauxAssistantMessage("the summary"), answer(4)]);
+			const session = await AgentSession.create({
+				sessionManager: await SessionManager.create(temp.root),
+				models: resolver(small.getModel()),
+				model: small.getModel(),
+			});
+			sessions.push(session);
+			const events: AgentSessionEvent[] = [];
+			session.subscribe((e) => events.push(e));
+			const compactionsAfter: number[] = [];
+			for (const prompt of ["one", "two", "three", "four"]) {
+				await session.prompt(prompt);
+				compactionsAfter.push(events.filter((e) => e.type === "session_compact").length);
+			}
+			expect(events.filter((e) => e.type === "error")).toEqual([]);
+			expect(compactionsAfter).toEqual([0, 0, 1, 1]);
+		} finally {
+			small.unregister();
+		}
+	});
+
 	it("the offline model summarises a branch and compacts deterministically", async () => {
 		const session = await make(OFFLINE_MODEL, { keepRecentTokens: 10, auto: false });
 		await session.prompt("hello offline");

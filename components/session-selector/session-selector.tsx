@@ -30,6 +30,8 @@ const CHROME_LINES = 6;
 const PREFIX_WIDTH = 4;
 const TIME_WIDTH = 10;
 const COUNT_WIDTH = 8;
+/** After the name of a session forked from another (its header names a `parentSession`). */
+export const FORK_MARK = " (fork)";
 /** The name gets at least this much before the metadata is dropped. */
 const MIN_LABEL_WIDTH = 24;
 
@@ -77,7 +79,10 @@ function SessionRow({ session, selected, current, showCwd, width, mode, now }: R
 			? time
 			: "";
 	const labelWidth = Math.max(4, width - PREFIX_WIDTH - meta.length - cwd.length - 2);
-	const label = clip(oneLine(sessionLabel(session)), labelWidth).padEnd(labelWidth);
+	// A fork starts as a copy, name included: the mark is what tells the two apart, so it is never clipped.
+	const fork = session.parentSession !== undefined ? FORK_MARK : "";
+	const name = clip(oneLine(sessionLabel(session)), Math.max(1, labelWidth - fork.length));
+	const label = `${name}${fork}`.padEnd(labelWidth);
 	return (
 		<Text wrap="truncate">
 			<Text color={current ? "green" : selected ? "cyan" : undefined}>{prefix}</Text>

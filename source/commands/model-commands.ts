@@ -6,14 +6,15 @@ import { failure, info, type SlashCommand } from "./types.js";
 export const modelCommands: SlashCommand[] = [
 	{
 		name: "model",
-		description: "Show the available models, or switch to one",
+		description: "Pick from the available models, or switch to one",
 		args: "[provider/id]",
 		run({ session, models }, args) {
 			const ref = args.trim();
 			if (!ref) {
-				const current = modelRef(session.model);
-				const list = models.list().map((m) => `${m.ref === current ? "*" : " "} ${m.ref}`);
-				return info(`Models (use /model <provider/id>):\n${list.join("\n")}`);
+				const choices = models
+					.list()
+					.map(({ ref, name, contextWindow, reasoning }) => ({ ref, name, contextWindow, reasoning }));
+				return { kind: "pick-model", current: modelRef(session.model), models: choices };
 			}
 			const model = models.find(ref);
 			if (!model) {

@@ -16,6 +16,15 @@ export interface CommandContext {
 	setActivity?(label: string | undefined): void;
 }
 
+/** A model as the model picker lists it. */
+export interface ModelChoice {
+	/** `provider/id`, what `/model <ref>` takes. */
+	readonly ref: string;
+	readonly name: string;
+	readonly contextWindow: number;
+	readonly reasoning: boolean;
+}
+
 /** A screen a command can open. */
 export type CommandScreen = "resume" | "tree";
 
@@ -24,6 +33,8 @@ export type CommandResult =
 	| { kind: "done" }
 	| { kind: "notice"; level: "info" | "warning" | "error"; text: string }
 	| { kind: "open"; screen: CommandScreen }
+	/** The model picker over `models`, on `current`; the pick switches as `/model <ref>` does. */
+	| { kind: "pick-model"; current: string; models: readonly ModelChoice[] }
 	/** The search screen, with the query prefilled. */
 	| { kind: "search"; query: string }
 	| { kind: "redraw"; text?: string }

@@ -2,6 +2,7 @@ import type { Agent } from "@mariozechner/pi-agent-core";
 import {
 	abandonedBranchMessages,
 	type CompactionSettings,
+	compactionSettingsFor,
 	DEFAULT_COMPACTION_SETTINGS,
 	planCompaction,
 	shouldCompact,
@@ -76,6 +77,11 @@ export class SessionMaintenance {
 		this.#settings = { ...DEFAULT_COMPACTION_SETTINGS, ...deps.settings };
 	}
 
+	/** The settings scaled to the current model's window (the model can change between turns). */
+	#settingsForModel(): CompactionSettings {
+		return compactionSettingsFor(this.#deps.agent.state.model.contextWindow, this.#settings);
+	}
+
 	/** Cancels a running summary. */
 	abort(): void {
 		this.#controller?.abort();
@@ -92,7 +98,7 @@ export class SessionMaintenance {
 	/** Summarises everything before the recent context into a compaction entry. */
 	async compact(instructions: string | undefined, reason: "manual" | "auto"): Promise<CompactionResult> {
 		const { sessionManager, emit } = this.#deps;
-		const planning = planCompaction(sessionManager.getBranch(), this.#settings);
+		const planning = planCompaction(sessionManager.getBranch(), this.#settingsForModel());
 		if (planning.kind === "nothing") throw new Error(`Nothing to compact yet: ${planning.reason}`);
 		const { plan } = planning;
 		emit({ type: "compaction_start", reason });
@@ -127,7 +133,7 @@ export class SessionMaintenance {
 		if (this.#deps.settings.auto === false) return;
 		const { agent, emit } = this.#deps;
 		const tokens = estimateContextTokens(agent.state.messages);
-		if (!shouldCompact(tokens, agent.state.model.contextWindow, this.#settings)) return;
+		if (!shouldCompact(tokens, agent.state.model.contextWindow, this.#settingsForModel())) return;
 		try {
 			await this.compact(undefined, "auto");
 		} catch (error) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { planCompaction } from "../../source/agent/compaction/compaction.js";
+import {
+	compactionSettingsFor,
+	DEFAULT_COMPACTION_SETTINGS,
+	planCompaction,
+	shouldCompact,
+} from "../../source/agent/compaction/compaction.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 
@@ -63,5 +68,24 @@ describe("planCompaction says why there is nothing to compact", () => {
 		session.appendMessage(assistantMessage("short"));
 		const planned = planCompaction(session.getBranch(), { keepRecentTokens: 10, reserveTokens: 100 });
 		expect(planned).toMatchObject({ kind: "plan", plan: { firstKeptEntryId: recent } });
+	});
+});
+
+describe("compaction settings scaled to the context window", () => {
+	it("a large window keeps the defaults", () => {
+		expect(compactionSettingsFor(200_000, DEFAULT_COMPACTION_SETTINGS)).toEqual(DEFAULT_COMPACTION_SETTINGS);
+	});
+
+	it("a window smaller than the reserve reserves a quarter of it and keeps at most half", () => {
+		const fitted = compactionSettingsFor(8192, DEFAULT_COMPACTION_SETTINGS);
+		expect(fitted).toEqual({ reserveTokens: 2048, keepRecentTokens: 4096 });
+		// near the end of the window only, not from the first token on
+		expect(shouldCompact(100, 8192, fitted)).toBe(false);
+		expect(shouldCompact(6145, 8192, fitted)).toBe(true);
+		expect(shouldCompact(100, 8192, DEFAULT_COMPACTION_SETTINGS)).toBe(true);
+	});
+
+	it("an unknown window (0) leaves the settings alone", () => {
+		expect(compactionSettingsFor(0, DEFAULT_COMPACTION_SETTINGS)).toEqual(DEFAULT_COMPACTION_SETTINGS);
 	});
 });

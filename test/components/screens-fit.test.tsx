@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfirmScreen } from "../../components/confirm-screen.js";
 import { LockedSessionChoice } from "../../components/locked-session-choice.js";
+import { ModelPicker } from "../../components/model-picker/model-picker.js";
 import { SearchView } from "../../components/search-view/search-view.js";
 import { SessionSelector } from "../../components/session-selector/session-selector.js";
 import { TreeView } from "../../components/tree-view/tree-view.js";
@@ -223,6 +224,40 @@ describe.each(SIZES)("screens fit a $columns×$rows terminal", ({ columns, rows 
 		// ↓ scrolls the findings: the first one leaves, the ▲ marker counts it.
 		await press(instance, KEYS.down, (f) => !f.includes("finding 0:") && /▲ 1 more/.test(f));
 		expect(misfit(instance.lastFrame(), columns, rows - 1)).toBeUndefined();
+	});
+
+	it("the model picker: title, markers and the selected model after End and Home", async () => {
+		const models = Array.from({ length: 40 }, (_, i) => ({
+			ref: `provider-${i}/a-model-with-a-long-name-${i}`,
+			name: `A Model With A Long Display Name ${i}`,
+			contextWindow: 200_000,
+			reasoning: i % 2 === 0,
+		}));
+		instance = await renderSizedAndWait(
+			<ModelPicker
+				models={models}
+				current="provider-20/a-model-with-a-long-name-20"
+				height={rows - 1}
+				width={columns}
+				onSelect={vi.fn()}
+				onCancel={vi.fn()}
+			/>,
+			columns,
+			rows,
+			has("Switch model"),
+		);
+		const selected = (n: number) => (frame: string) =>
+			frame.split("\n").some((line) => line.startsWith("›") && line.includes(`provider-${n}/`));
+		let lines = await fitting(instance, columns, rows - 1, selected(20));
+		expect(lines[0]).toContain("Switch model");
+		expect(lines.some((line) => /▲ \d+ more/.test(line))).toBe(true);
+		await press(instance, KEYS.end, selected(39));
+		lines = await fitting(instance, columns, rows - 1, selected(39));
+		expect(lines[0]).toContain("Switch model");
+		await press(instance, KEYS.home, selected(0));
+		lines = await fitting(instance, columns, rows - 1, selected(0));
+		expect(lines.some((line) => /▼ \d+ more/.test(line))).toBe(true);
+		expect(lines.at(-1)).toContain("↑↓ move");
 	});
 
 	it("the locked-session choice: message and all three choices", async () => {

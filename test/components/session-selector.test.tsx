@@ -159,6 +159,29 @@ describe("SessionSelector", () => {
 		expect(props.onDelete).toHaveBeenCalledTimes(1);
 	});
 
+	it("tells forks apart: a session whose header names a parent shows (fork) after its name", async () => {
+		const sessions = fakeSessions(6);
+		const original = sessions[3]!;
+		sessions.push({ ...original, id: "id-fork", path: "/s/fork.jsonl", parentSession: original.id });
+		sessions[1] = { ...sessions[1]!, parentSession: "id-gone" };
+		const ui = await show(setup({ sessions, height: 12 }), (f) => f.includes("message 00"));
+		const rows = plain(ui.lastFrame()).split("\n");
+		expect(rows.filter((row) => /Named session\s/.test(row))).toHaveLength(2);
+		expect(rows.filter((row) => row.includes("Named session (fork)"))).toHaveLength(1);
+		expect(rows.find((row) => row.includes("message 01"))).toContain("message 01 about deploy (fork)");
+		expect(rows.find((row) => row.includes("message 02"))).not.toContain("(fork)");
+	});
+
+	it("tells forks apart on a narrow screen too: the name is clipped, not the mark", async () => {
+		const sessions = fakeSessions(3).map((s) => ({ ...s, parentSession: "id-parent" }));
+		const ui = await show(setup({ sessions, width: 40, height: 12 }), (f) => f.includes("message 00"));
+		const row = plain(ui.lastFrame())
+			.split("\n")
+			.find((line) => line.includes("message 00"));
+		expect(row).toMatch(/message 00 .*… \(fork\)/);
+		expect(row!.length).toBeLessThanOrEqual(40);
+	});
+
 	it("renames inline with Ctrl+R or Ctrl+N; Enter saves, Escape cancels", async () => {
 		const props = setup();
 		const ui = await show(props);

@@ -5,18 +5,22 @@ import {
 	AppController,
 	type AppSnapshot,
 	CONFIRM_CANCELLED,
+	QUEUED_FOLLOW_UP,
 	QUIT_HINT,
 	RESUME_CANCELLED,
 } from "../../controllers/app-controller.js";
 import { ChatController, type ChatSnapshot } from "../../controllers/chat-controller.js";
 import { CommandController } from "../../controllers/command-controller.js";
 import { InputController } from "../../controllers/input-controller.js";
-import { SearchController } from "../../controllers/search-controller.js";
+import { MOVED_NOTICE, SearchController } from "../../controllers/search-controller.js";
 import { SelectorController } from "../../controllers/selector-controller.js";
 import { type TranscriptSource, TranscriptViewport } from "../../controllers/transcript-viewport.js";
+import type { ModelInfo } from "../../source/agent/models/model-registry.js";
+import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { COMMANDS } from "../../source/commands/registry.js";
 import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
-import { AgentSession } from "../../source/session/agent-session.js";
+import type { SearchHit } from "../../source/index/session-index.js";
+import { AgentSession, modelRef } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
@@ -43,6 +47,17 @@ function until<T>(source: { subscribe(l: () => void): () => void; getSnapshot():
 
 const hasNotice = (text: string) => (s: ChatSnapshot) =>
 	s.items.some((item) => item.kind === "notice" && item.text === text);
+
+const offlineInfo: ModelInfo = {
+	ref: modelRef(OFFLINE_MODEL),
+	provider: OFFLINE_MODEL.provider,
+	id: OFFLINE_MODEL.id,
+	name: OFFLINE_MODEL.name,
+	source: "builtin",
+	contextWindow: OFFLINE_MODEL.contextWindow,
+	reasoning: OFFLINE_MODEL.reasoning,
+	model: OFFLINE_MODEL,
+};
 
 describe("AppController (no React)", () => {
 	const temp = useTempAgentDir();
@@ -87,7 +102,14 @@ describe("AppController (no React)", () => {
 		});
 		chat = new ChatController({ session, isOffline: () => false });
 		const commands = new CommandController(
-			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
+			{
+				session,
+				models: {
+					list: () => [offlineInfo],
+					find: (ref) => (ref === modelRef(OFFLINE_MODEL) ? OFFLINE_MODEL : undefined),
+					missingKey: () => undefined,
+				},
+			},
 			[...COMMANDS, waiting, asking(), asking("Thing cancelled")],
 		);
 		const input = new InputController({
@@ -193,6 +215,52 @@ describe("AppController (no React)", () => {
 		expect(exits).toEqual([clock]);
 	});
 
+	it("/model alone opens the model picker; a pick switches as /model <ref> does, back on the chat", async () => {
+		app.submit("/model");
+		const picker = await until(app, (s) => s.screen.kind === "model");
+		expect(picker.screen).toEqual({
+			kind: "model",
+			current: modelRef(faux.getModel()),
+			models: [{ ref: "xcsh/offline", name: OFFLINE_MODEL.name, contextWindow: 128_000, reasoning: true }],
+		});
+		app.chooseModel("xcsh/offline");
+		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+		await until(chat, hasNotice("Model: xcsh/offline"));
+		expect(modelRef(session.model)).toBe("xcsh/offline");
+		expect(session.sessionManager.buildSessionContext().models.default).toBe("xcsh/offline");
+	});
+
+	it("a follow-up queued while the agent works is confirmed by a passing hint, never a transcript line", async () => {
+		let answer!: () => void;
+		const held = new Promise<void>((resolve) => {
+			answer = resolve;
+		});
+		faux.setResponses([
+			async () => {
+				await held;
+				return fauxAssistantMessage("first answer");
+			},
+			fauxAssistantMessage("answer to the follow-up"),
+		]);
+		app.submit("first question");
+		await until(chat, (s) => s.streaming);
+		app.submit(">> and then this");
+		expect(chat.getSnapshot().transient).toBe(QUEUED_FOLLOW_UP);
+		answer();
+		const done = await until(
+			chat,
+			(s) =>
+				!s.streaming &&
+				s.items.some(
+					(i) =>
+						i.kind === "message" &&
+						i.message.role === "assistant" &&
+						JSON.stringify(i.message).includes("answer to the follow-up"),
+				),
+		);
+		expect(done.items.filter((i) => i.kind === "notice")).toEqual([]);
+	});
+
 	it("Escape cancels the running command through the command controller", async () => {
 		app.submit("/wait");
 		// A command starts at once: its signal is handed over before submit returns.
@@ -239,6 +307,43 @@ describe("AppController (no React)", () => {
 		await app.chooseLocked("read-only");
 		expect(session.sessionManager.getSessionFile()).toBe(other.getSessionFile());
 		expect(session.sessionManager.isReadOnly()).toBe(true);
+	});
+
+	it("a search hit in another session says which session it opened, named or not; one in this session does not", async () => {
+		async function plant(name?: string): Promise<{ path: string; id: string; entryId: string }> {
+			const other = await SessionManager.create(temp.root);
+			if (name) await other.setSessionName(name);
+			other.appendMessage(userMessage("where is the runbook"));
+			const entryId = other.appendMessage(assistantMessage("in the periwinkle lighthouse"));
+			await other.close();
+			return { path: other.getSessionFile()!, id: other.getSessionId(), entryId };
+		}
+		const hitIn = (s: { path: string; entryId: string }): SearchHit => ({
+			sessionPath: s.path,
+			sessionId: "",
+			cwd: temp.root,
+			entryId: s.entryId,
+			role: "assistant",
+			timestamp: 0,
+			snippet: "",
+			compacted: false,
+		});
+		const named = await plant("Runbook hunt");
+		await app.selectHit(hitIn(named));
+		expect(session.sessionManager.getSessionFile()).toBe(named.path);
+		const namedNotice = `Opened "Runbook hunt" (${named.id.slice(0, 8)}) at the match`;
+		await until(chat, hasNotice(namedNotice));
+		await until(chat, hasNotice(MOVED_NOTICE));
+
+		const unnamed = await plant();
+		await app.selectHit(hitIn(unnamed));
+		await until(chat, hasNotice(`Opened session ${unnamed.id.slice(0, 8)} at the match`));
+
+		// a hit in the open session: no "Opened"
+		await app.selectHit(hitIn(unnamed));
+		const items = chat.getSnapshot().items;
+		expect(items.some((i) => i.kind === "notice" && i.text.startsWith("Opened"))).toBe(false);
+		expect(items.some((i) => i.kind === "notice" && i.text === MOVED_NOTICE)).toBe(true);
 	});
 
 	it("navigating the tree moves the leaf and puts a user message's text in the editor; labels go through the session", async () => {

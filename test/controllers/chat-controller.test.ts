@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChatController, type ChatSnapshot } from "../../controllers/chat-controller.js";
 import { AgentSession, modelRef } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
 const slowTool: AgentTool = {
@@ -120,5 +121,57 @@ describe("ChatController", () => {
 		chat.toggleToolOutput();
 		expect(chat.getSnapshot()).toMatchObject({ showThinking: false, expandTools: false });
 		expect(chat.getSnapshot().items).toBe(items);
+	});
+
+	describe("the status line's ctx %", () => {
+		/**
+		 * A session whose history holds `turns` turns of ~1,000 tokens each, the last answer reporting
+		 * `reported` tokens of context; it does not compact on its own.
+		 */
+		async function withHistory(turns: number, reported: number): Promise<AgentSession> {
+			const manager = await SessionManager.create(temp.root);
+			for (let i = 0; i < turns; i++) {
+				manager.appendMessage(userMessage(`question ${i} ${"q".repeat(2000)}`));
+				const answer = assistantMessage(`answer ${i} ${"a".repeat(2000)}`);
+				manager.appendMessage({ ...answer, usage: { ...answer.usage, input: reported - answer.usage.output } });
+			}
+			return AgentSession.create({
+				sessionManager: manager,
+				models: { find: () => undefined, getApiKey: () => "k" },
+				model: faux.getModel(),
+				compaction: { auto: false, keepRecentTokens: 1500 },
+			});
+		}
+
+		it("is estimated from the loaded context before any prompt", async () => {
+			const loaded = await withHistory(1, 420);
+			const view = new ChatController({ session: loaded, isOffline: () => false });
+			try {
+				// 420 reported tokens of a 1,000-token window
+				expect(view.getSnapshot().status.contextPercent).toBe(42);
+			} finally {
+				view.dispose();
+				await loaded.dispose();
+			}
+		});
+
+		it("is refreshed after a compaction, from the compacted context (not the usage reported before it)", async () => {
+			faux.unregister();
+			faux = registerFauxProvider({ models: [{ id: "wide-model", contextWindow: 10_000 }] });
+			const loaded = await withHistory(4, 5000);
+			const view = new ChatController({ session: loaded, isOffline: () => false });
+			try {
+				expect(view.getSnapshot().status.contextPercent).toBe(50);
+				faux.setResponses([fauxAssistantMessage("short summary")]);
+				await loaded.compact();
+				const after = view.getSnapshot();
+				expect(after.items.some((i) => i.kind === "notice" && i.text.startsWith("Compacted "))).toBe(true);
+				// the summary and the last turn kept as it is: ~1,000 of 10,000 tokens
+				expect(after.status.contextPercent).toBe(10);
+			} finally {
+				view.dispose();
+				await loaded.dispose();
+			}
+		});
 	});
 });

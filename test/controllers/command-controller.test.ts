@@ -82,7 +82,7 @@ describe("CommandController and the slash commands", () => {
 		const help = await controller.execute("help", "");
 		expect(help).toMatchObject({ kind: "notice", level: "info" });
 		expect((help as { text: string }).text).toContain(
-			"/model [provider/id] — Show the available models, or switch to one",
+			"/model [provider/id] — Pick from the available models, or switch to one",
 		);
 		expect((help as { text: string }).text).toContain("/quit (also /exit) — Leave xcsh");
 		expect((help as { text: string }).text).toContain("Ctrl+T show or hide thinking");
@@ -90,9 +90,17 @@ describe("CommandController and the slash commands", () => {
 		expect((help as { text: string }).text).toContain("Ctrl+O show or clip tool output · Shift+drag selects text");
 	});
 
-	it("/model lists, switches and records; unknown models are an error", async () => {
-		const list = (await controller.execute("model", "")) as { text: string };
-		expect(list.text).toContain(`* ${modelRef(faux.getModel())}`);
+	it("/model alone opens the picker on the current model; with a ref it switches and records; unknown models are an error", async () => {
+		expect(await controller.execute("model", "")).toEqual({
+			kind: "pick-model",
+			current: modelRef(faux.getModel()),
+			models: [faux.getModel(), OFFLINE_MODEL].map((m) => ({
+				ref: modelRef(m),
+				name: m.name,
+				contextWindow: m.contextWindow,
+				reasoning: m.reasoning,
+			})),
+		});
 		expect(await controller.execute("model", "xcsh/offline")).toEqual({
 			kind: "notice",
 			level: "info",

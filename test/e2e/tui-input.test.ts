@@ -116,6 +116,16 @@ describe("every key in one read is applied, in order", () => {
 		expect(screen).toContain("Type a prompt");
 	});
 
+	it("text and Enter typed the moment xcsh starts, before its first frame, send the prompt", async () => {
+		const t = temp.open();
+		// written at once, before the first frame: the Enter must send, not break the line
+		t.write("list files\r");
+		expect(t.screen()).not.toContain("Type a prompt");
+		const screen = await t.waitFor((s) => s.includes("$ ls -la") && s.includes("› list files"));
+		expect(screen).not.toContain("│ › list files");
+		expect(editorLine(screen, "  ")).toBeUndefined();
+	});
+
 	it("a prompt typed and entered while xcsh is still loading is sent once it has loaded", async () => {
 		// An extension that loads only once the gate file exists holds xcsh on its "starting…" box.
 		const gate = join(temp.root, "gate");

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BRANCH_NOTICE, MOVED_NOTICE } from "../../controllers/search-controller.js";
+import { BRANCH_NOTICE, MOVED_NOTICE, openedAtMatchNotice } from "../../controllers/search-controller.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
@@ -70,14 +70,16 @@ describe("/search in the full-screen UI", () => {
 	}
 
 	it("finds a phrase in an old session of another project and opens that session at the matching entry", async () => {
-		await writeSessionAt(other, MONTH_AGO(), (sm) =>
-			append(sm, [
+		let id = "";
+		await writeSessionAt(other, MONTH_AGO(), (sm) => {
+			id = sm.getSessionId();
+			return append(sm, [
 				userMessage("how do we rotate the keys"),
 				assistantMessage("Use the vault; the periwinkle lighthouse runbook has the steps."),
 				userMessage("and after that?"),
 				assistantMessage("Then restart the ingress."),
-			]),
-		);
+			]);
+		});
 		const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 		term = t;
 		const results = await searchAllProjects(t, "periwinkle lighthouse");
@@ -90,6 +92,7 @@ describe("/search in the full-screen UI", () => {
 		expect(chat).toContain("periwinkle lighthouse runbook");
 		expect(chat).not.toContain("restart the ingress");
 		expect(chat).not.toContain("local chatter");
+		expect(chat).toContain(openedAtMatchNotice(undefined, id));
 	});
 
 	it("a match on an abandoned branch opens the tree view on that entry and leaves the leaf alone", async () => {

@@ -55,6 +55,22 @@ describe("session operations from the full-screen UI", () => {
 		const copy = sessions.find((s) => s.id !== original.getSessionId())!;
 		expect(copy.parentSession).toBe(original.getSessionId());
 		expect(copy.messageCount).toBe(2);
+		// the picker tells the copy from the original
+		await command(t, "/resume");
+		const picker = await t.waitFor((s) => s.includes("fork me (fork)") && s.includes("Esc close"));
+		expect(picker.split("\n").filter((line) => line.includes("fork me"))).toHaveLength(2);
+	});
+
+	it("a session opened with history shows its ctx % before any prompt", async () => {
+		const manager = await SessionManager.create(temp.project);
+		manager.appendMessage(userMessage("how full is it"));
+		const answer = assistantMessage("half full");
+		// the provider reported 64,000 tokens of context: half the offline model's 128,000
+		manager.appendMessage({ ...answer, usage: { ...answer.usage, input: 64_000 - answer.usage.output } });
+		await manager.close();
+		const t = temp.open({ args: ["--resume", manager.getSessionId()] });
+		const screen = await t.waitFor((s) => s.includes("half full") && s.includes("Type a prompt"));
+		expect(screen).toContain("· ctx 50%");
 	});
 
 	it("/resume of a session open in another xcsh offers fork, read-only or cancel", async () => {

@@ -15,6 +15,21 @@ export interface CompactionSettings {
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = { keepRecentTokens: 20_000, reserveTokens: 16_384 };
 
+/**
+ * The settings scaled to a context window: the reserve is at most a quarter of it and the kept
+ * tail at most half. Unscaled, a window smaller than reserve + kept tail (the defaults: 36,384
+ * tokens) is "near its end" from the first turn on, and compaction ran (or failed) after every
+ * turn; scaled, a compaction leaves at least a quarter of the window to grow into. Large windows
+ * keep the settings as they are.
+ */
+export function compactionSettingsFor(contextWindow: number, settings: CompactionSettings): CompactionSettings {
+	if (contextWindow <= 0) return settings;
+	return {
+		reserveTokens: Math.min(settings.reserveTokens, Math.floor(contextWindow / 4)),
+		keepRecentTokens: Math.min(settings.keepRecentTokens, Math.floor(contextWindow / 2)),
+	};
+}
+
 /** What a compaction will summarise and keep. */
 export interface CompactionPlan {
 	firstKeptEntryId: string;

@@ -46,12 +46,17 @@ export function reportedContextTokens(message: AgentMessage): number | undefined
 	return total > 0 ? total : undefined;
 }
 
-/** The context size: the last reported usage plus estimates for what came after it. */
+/**
+ * The context size: the last reported usage plus estimates for what came after it. Usage reported
+ * before the latest compaction measured the context the summary replaced, so it is not used.
+ */
 export function estimateContextTokens(messages: readonly AgentMessage[]): number {
+	let compactedAt = Number.NEGATIVE_INFINITY;
+	for (const message of messages) if (message.role === "compactionSummary") compactedAt = message.timestamp;
 	let trailing = 0;
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const message = messages[i]!;
-		const reported = reportedContextTokens(message);
+		const reported = message.timestamp >= compactedAt ? reportedContextTokens(message) : undefined;
 		if (reported !== undefined) return reported + trailing;
 		trailing += estimateTokens(message);
 	}
