@@ -59,6 +59,20 @@ describe("what the full-screen UI draws", () => {
 		await t.waitFor("Stopped.");
 	});
 
+	it("a queued follow-up is confirmed beside the running loader, then the hint passes and never enters the transcript", async () => {
+		const t = temp.open();
+		await t.waitFor("Type a prompt");
+		await t.type("run sleep 4");
+		t.write("\r");
+		await t.waitFor("Running bash");
+		await t.type(">> and then say hi");
+		t.write("\r");
+		const shown = await t.waitFor((s) => /Running bash.* · Queued as a follow-up/.test(s));
+		expect(shown.match(/Queued as a follow-up/g)).toHaveLength(1);
+		const after = await t.waitFor((s) => s.includes('You said: "and then say hi"') && s.includes("Ask anything"));
+		expect(after).not.toContain("Queued as a follow-up");
+	});
+
 	it("the Ctrl+C hint passes: it is shown above the editor, then gone, and never in the transcript", async () => {
 		const t = temp.open();
 		await t.waitFor("Type a prompt");
