@@ -148,11 +148,6 @@ export class AppController {
 		this.#show({ kind: "tree", key: this.#treeKey, selectedId });
 	}
 
-	/** Shows or hides thinking across the transcript. */
-	toggleThinking(): void {
-		this.#o.chat.toggleThinking();
-	}
-
 	/**
 	 * What the editor sent: a prompt, a steer, a follow-up or a slash command. False when it was
 	 * refused (a read-only session): the editor keeps the text.

@@ -26,7 +26,7 @@ export const PASTE_END = "\x1b[201~";
 
 const ESC = "\x1b";
 /** An SGR mouse report (DEC 1006): `ESC [ < button ; column ; row M|m`. */
-const SGR_MOUSE = /^\x1b\[<(\d+);\d+;\d+[Mm]$/;
+const SGR_MOUSE = new RegExp(`^${ESC}\\[<(\\d+);\\d+;\\d+[Mm]$`);
 /** Wheel reports are buttons 64 (up) and 65 (down), plus 4, 8 or 16 for Shift, Meta and Ctrl. */
 const WHEEL_BIT = 64;
 const MODIFIER_BITS = 4 | 8 | 16;

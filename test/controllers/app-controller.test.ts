@@ -156,7 +156,7 @@ describe("AppController (no React)", () => {
 		expect(tree.screen).toMatchObject({ kind: "tree", selectedId: undefined });
 		app.showChat();
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
-		app.toggleThinking();
+		expect(app.transcriptKey("toggleThinking")).toBe(true);
 		expect(chat.getSnapshot().showThinking).toBe(true);
 	});
 
