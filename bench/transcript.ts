@@ -113,6 +113,7 @@ async function main(): Promise<void> {
 		const cwd = join(root, "project");
 		mkdirSync(agentDir, { recursive: true, mode: 0o700 });
 		mkdirSync(cwd, { recursive: true });
+		// Linear paths without compactions: every message is on the active path, so in the transcript.
 		const sizes = [
 			{ name: "10 messages (baseline)", entries: 10 },
 			{ name: "4,000 entries", entries: 4_000 },
@@ -122,7 +123,16 @@ async function main(): Promise<void> {
 		const results = new Map<string, Figures>();
 		for (const size of sizes) {
 			const file = join(root, `s${size.entries}.jsonl`);
-			writeSessionFile(file, { entries: size.entries, agentDir, cwd, maxToolResultChars: 1_000, blobRefs: false });
+			const written = writeSessionFile(file, {
+				entries: size.entries,
+				agentDir,
+				cwd,
+				maxToolResultChars: 1_000,
+				blobRefs: false,
+				branches: false,
+				compactions: false,
+			});
+			process.stderr.write(`${size.name}: ${written.pathDepth} entries on the path, ${written.bytes} bytes\n`);
 			results.set(size.name, await measure(file, cwd, agentDir));
 			process.stderr.write(`measured ${size.name}\n`);
 		}

@@ -3,6 +3,7 @@ import { estimateContextTokens } from "../source/agent/compaction/token-estimate
 import { safeDeep, safeText } from "../source/render/safe-text.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
+import { entryMessage } from "../source/session/message-shape.js";
 import { modelRef } from "../source/session/model-resolver.js";
 
 /** One finished thing in the chat history (a block of the transcript viewport). */
@@ -168,7 +169,12 @@ export class ChatController {
 			...(this.#options.hint ? { hint: this.#options.hint } : {}),
 		});
 		const items: ChatItem[] = [welcome];
-		for (const message of session.messages) items.push({ kind: "message", id: this.#id(), message: safeDeep(message) });
+		// The whole active path, compacted turns included (the summary box marks where compaction
+		// happened): a person can scroll to any part of the conversation, not only what the model sees.
+		for (const entry of manager.getBranch()) {
+			const message = entryMessage(entry);
+			if (message) items.push(lazyMessageItem(this.#id(), message));
+		}
 		return items;
 	}
 
@@ -310,6 +316,22 @@ export class ChatController {
 				break;
 		}
 	}
+}
+
+/**
+ * A history item whose message is made safe when first read: a 100,000-message session opens
+ * without sanitising every message, and only the ones drawn (or exported) are ever read.
+ */
+function lazyMessageItem(id: string, raw: AgentMessage): ChatItem {
+	let safe: AgentMessage | undefined;
+	return {
+		kind: "message",
+		id,
+		get message() {
+			safe ??= safeDeep(raw);
+			return safe;
+		},
+	};
 }
 
 function textOfPartial(partial: unknown): string {

@@ -92,6 +92,21 @@ describe("ChatController", () => {
 		expect(done.status.outputTokens).toBeGreaterThan(0);
 	});
 
+	it("the history is the whole active path: turns a compaction summarised stay readable above its box", () => {
+		const manager = session.sessionManager;
+		manager.appendMessage(userMessage("the very first question"));
+		const kept = manager.appendMessage(assistantMessage("an early answer"));
+		manager.appendCompaction("what happened so far", undefined, kept, 12_345);
+		manager.appendMessage(userMessage("after the compaction"));
+		chat.rebuild();
+		const shown = chat
+			.getSnapshot()
+			.items.flatMap((item) => (item.kind === "message" ? [item.message.role] : [item.kind]));
+		expect(shown).toEqual(["welcome", "user", "assistant", "compactionSummary", "user"]);
+		// the model's context starts at the summary; the transcript does not
+		expect(manager.buildSessionContext().messages[0]?.role).toBe("compactionSummary");
+	});
+
 	it("notices, activity and rebuild (new items from the session)", () => {
 		chat.notice("warning", "careful");
 		expect(chat.getSnapshot().items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: "careful" });

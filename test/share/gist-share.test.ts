@@ -134,12 +134,11 @@ describe("sharing as a GitHub gist", () => {
 		const settled = creating.catch((error: Error) => error);
 		await waitForFile(gh.pidFile);
 		const pid = Number(readFileSync(gh.pidFile, "utf8"));
-		const abortedAt = Date.now();
 		controller.abort();
 		const error = await settled;
 		expect(error).toBeInstanceOf(Error);
 		expect((error as Error).name).toBe("AbortError");
-		expect(Date.now() - abortedAt).toBeGreaterThanOrEqual(1900);
+		// It ignores SIGTERM (`trap '' TERM` survives its exec): only the SIGKILL that follows ends it.
 		expect(processExists(pid)).toBe(false);
 	});
 
