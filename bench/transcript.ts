@@ -121,7 +121,9 @@ async function main(): Promise<void> {
 			{ name: "100,000 messages", entries: 100_000 },
 		];
 		const results = new Map<string, Figures>();
-		for (const size of sizes) {
+		// BENCH_ONLY=10,5000 measures only those sizes (for a quick look; the README figures use all).
+		const only = process.env.BENCH_ONLY?.split(",").map(Number);
+		for (const size of sizes.filter((s) => !only || only.includes(s.entries))) {
 			const file = join(root, `s${size.entries}.jsonl`);
 			const written = writeSessionFile(file, {
 				entries: size.entries,
