@@ -97,6 +97,8 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				<ConfirmScreen
 					title={screen.title}
 					details={screen.details}
+					confirmLabel={screen.confirmLabel}
+					detailsLabel={screen.detailsLabel}
 					onCancel={() => app.cancelConfirm()}
 					onConfirm={() => app.confirm()}
 				/>
@@ -164,6 +166,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					searchHistory={(query) => input.search(query)}
 					commands={commands.completions}
 					completePath={(token) => input.completePath(view.getCwd(), token)}
+					completeArgument={(line) => commands.completeArgument(line)}
 					placeholder={busy ? "Enter steers · >> queues a follow-up · Esc stops" : "Ask anything · /help"}
 					initialText={app.editorDraft()}
 					onChange={(text) => app.editorChanged(text)}

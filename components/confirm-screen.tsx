@@ -12,6 +12,10 @@ import { useTerminalSize } from "./use-terminal-size.js";
 export interface ConfirmScreenProps {
 	readonly title: string;
 	readonly details: readonly string[];
+	/** The verb on the yes key ("share"), from the command. */
+	readonly confirmLabel: string;
+	/** What `v` shows ("what is redacted"), from the command. */
+	readonly detailsLabel: string;
 	readonly onConfirm: () => void;
 	readonly onCancel: () => void;
 }
@@ -28,16 +32,18 @@ function confirmLayout(title: string, detailCount: number, showDetails: boolean,
 }
 
 /** The key hints, in their short form when the long one does not fit `width`. */
-function footer(showDetails: boolean, width: number): string {
+function footer(labels: { confirm: string; details: string }, showDetails: boolean, width: number): string {
 	const long = showDetails
-		? "Enter/y share · v hide what is redacted · ↑↓ scroll · Esc/n cancel"
-		: "Enter/y share · v view what is redacted · Esc/n cancel";
+		? `Enter/y ${labels.confirm} · v hide ${labels.details} · ↑↓ scroll · Esc/n cancel`
+		: `Enter/y ${labels.confirm} · v view ${labels.details} · Esc/n cancel`;
 	if (stringWidth(long) <= width) return long;
-	return showDetails ? "y share · v hide · ↑↓ · Esc/n cancel" : "y share · v details · Esc/n cancel";
+	return showDetails
+		? `y ${labels.confirm} · v hide · ↑↓ · Esc/n cancel`
+		: `y ${labels.confirm} · v details · Esc/n cancel`;
 }
 
 /** Asks before an action leaves the machine: Enter / y confirms, v shows what was found, Esc / n cancels. */
-export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmScreenProps) {
+export function ConfirmScreen({ title, details, confirmLabel, detailsLabel, onConfirm, onCancel }: ConfirmScreenProps) {
 	const { columns, rows } = useTerminalSize();
 	const [showDetails, setShowDetails] = useState(false);
 	const [start, setStart] = useState(0);
@@ -82,7 +88,11 @@ export function ConfirmScreen({ title, details, onConfirm, onCancel }: ConfirmSc
 				</>
 			) : null}
 			<Text dimColor wrap="truncate-end">
-				{footer(showDetails, columns - DIALOG_FRAME_COLUMNS)}
+				{footer(
+					{ confirm: safeLine(confirmLabel), details: safeLine(detailsLabel) },
+					showDetails,
+					columns - DIALOG_FRAME_COLUMNS,
+				)}
 			</Text>
 		</Box>
 	);

@@ -5,7 +5,6 @@ import {
 	type AppControllerOptions,
 	type AppScreen,
 	type AppSnapshot,
-	CONFIRM_CANCELLED,
 	DOUBLE_PRESS_MS,
 	FORKED,
 	HINT_MS,
@@ -247,7 +246,13 @@ export class AppController {
 				return;
 			case "confirm":
 				this.#pendingConfirm = result;
-				this.#show({ kind: "confirm", title: result.title, details: result.details });
+				this.#show({
+					kind: "confirm",
+					title: result.title,
+					details: result.details,
+					confirmLabel: result.confirmLabel,
+					detailsLabel: result.detailsLabel,
+				});
 				return;
 		}
 	}
@@ -271,7 +276,7 @@ export class AppController {
 		const pending = this.#pendingConfirm;
 		this.#pendingConfirm = undefined;
 		this.showChat();
-		this.#o.chat.notice("warning", pending?.cancelNotice ?? CONFIRM_CANCELLED);
+		if (pending) this.#o.chat.notice("warning", pending.cancelNotice);
 	}
 
 	// ── resuming ────────────────────────────────────────────────────────────

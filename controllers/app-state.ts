@@ -17,7 +17,13 @@ export type AppScreen =
 	| { readonly kind: "search" }
 	/** `key` changes whenever the tree must be read again; `selectedId` undefined: the leaf. */
 	| { readonly kind: "tree"; readonly key: number; readonly selectedId: string | undefined }
-	| { readonly kind: "confirm"; readonly title: string; readonly details: readonly string[] }
+	| {
+			readonly kind: "confirm";
+			readonly title: string;
+			readonly details: readonly string[];
+			readonly confirmLabel: string;
+			readonly detailsLabel: string;
+	  }
 	/** The `/model` picker: Enter switches as `/model <ref>` does. */
 	| { readonly kind: "model"; readonly current: string; readonly models: readonly ModelChoice[] }
 	| { readonly kind: "locked"; readonly path: string; readonly message: string };
@@ -31,8 +37,6 @@ export interface AppSnapshot {
 
 /** Two Ctrl+C presses within this long quit. */
 export const DOUBLE_PRESS_MS = 1000;
-/** Shown when a confirm step is declined and the command named nothing better. */
-export const CONFIRM_CANCELLED = "Cancelled";
 export const RESUMED = "Resumed session";
 export const FORKED = "Forked the session into a new one here";
 export const OPENED_READ_ONLY = "Opened read-only: /fork to continue in a copy";

@@ -1,3 +1,5 @@
+import { type ArgCompletion, completeArgs } from "../source/commands/complete-args.js";
+import { parseArgs } from "../source/commands/parse-args.js";
 import { COMMANDS, findCommand } from "../source/commands/registry.js";
 import type { CommandContext, CommandResult, SlashCommand } from "../source/commands/types.js";
 
@@ -19,6 +21,18 @@ export class CommandController {
 	/** Names and descriptions for the editor's completion list. */
 	get completions(): { name: string; description: string }[] {
 		return this.#commands.map((c) => ({ name: c.name, description: c.description }));
+	}
+
+	/**
+	 * Tab in the editor on `line` (the text before the cursor): the completion of a command's
+	 * argument from its spec, or `undefined` to complete a file name (a path argument, free text,
+	 * no command, an unknown one).
+	 */
+	completeArgument(line: string): ArgCompletion | undefined {
+		const match = /^\s*\/(\S+)\s([\s\S]*)$/.exec(line);
+		if (!match) return undefined;
+		const command = findCommand(match[1]!, this.#commands);
+		return command && completeArgs(command.spec, match[2]!.trimStart(), this.#context);
 	}
 
 	/**
@@ -50,8 +64,10 @@ export class CommandController {
 		const command = findCommand(name, this.#commands);
 		if (!command)
 			return { kind: "notice", level: "error", text: `Unknown command: /${name}. Type /help for the list.` };
+		const parsed = parseArgs(command.name, command.spec, args);
+		if (!parsed.ok) return { kind: "notice", level: parsed.level, text: parsed.message };
 		try {
-			return await command.run({ ...this.#context, ...run }, args);
+			return await command.run({ ...this.#context, ...run }, parsed.args);
 		} catch (error) {
 			return {
 				kind: "notice",

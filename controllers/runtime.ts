@@ -3,7 +3,6 @@ import { loadExtensions } from "../source/agent/extensions/loader.js";
 import { describeModelSetup, ModelRegistry } from "../source/agent/models/model-registry.js";
 import { buildSystemPrompt } from "../source/agent/system-prompt.js";
 import { createCodingTools } from "../source/agent/tools/index.js";
-import { exportCommands } from "../source/commands/export-commands.js";
 import { buildCommands } from "../source/commands/registry.js";
 import { copyToClipboard } from "../source/export/clipboard.js";
 import { exportSessionToHtml } from "../source/export/html/index.js";
@@ -96,23 +95,21 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	const input = new InputController({ recorder: history, source: history, cwd: options.cwd });
 	const commands = new CommandController(
 		{ session, models: registry },
-		buildCommands(
-			exportCommands({
-				exportHtml: (current, outputPath, choice) =>
-					exportSessionToHtml(
-						current.sessionManager,
-						{
-							systemPrompt: current.systemPrompt,
-							tools: current.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-						},
-						{ ...(outputPath ? { outputPath } : {}), ...choice, cwd: options.cwd },
-					),
-				share: shareSession,
-				openInBrowser: (target) => openInBrowser(target),
-				shareDestination: (signal) => describeShareDestination({ signal }),
-				copyToClipboard: (text) => copyToClipboard(text),
-			}),
-		),
+		buildCommands({
+			exportHtml: (current, outputPath, choice) =>
+				exportSessionToHtml(
+					current.sessionManager,
+					{
+						systemPrompt: current.systemPrompt,
+						tools: current.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+					},
+					{ ...(outputPath ? { outputPath } : {}), ...choice, cwd: options.cwd },
+				),
+			share: shareSession,
+			openInBrowser: (target) => openInBrowser(target),
+			shareDestination: (signal) => describeShareDestination({ signal }),
+			copyToClipboard: (text) => copyToClipboard(text),
+		}),
 	);
 	const selector = new SelectorController({
 		cwd: sessionManager.getCwd(),

@@ -24,6 +24,11 @@ export interface EditorProps {
 	readonly commands: readonly SlashCommand[];
 	/** Tab completion of the path before the cursor (the app completes relative to the session's directory). */
 	readonly completePath: (token: string) => PathCompletion;
+	/**
+	 * Tab completion of a slash command's argument from the line before the cursor; `undefined`
+	 * leaves it to `completePath`.
+	 */
+	readonly completeArgument?: (line: string) => PathCompletion | undefined;
 	readonly placeholder?: string;
 	/** Greys the editor out and ignores typing; Escape and Ctrl+C are still reported. */
 	readonly disabled?: boolean;
@@ -66,6 +71,7 @@ export function Editor(props: EditorProps) {
 		searchHistory: props.searchHistory,
 		commands: props.commands,
 		completePath: props.completePath,
+		...(props.completeArgument ? { completeArgument: props.completeArgument } : {}),
 		onSubmit: props.onSubmit,
 		onEscape: props.onEscape,
 		onInterrupt: props.onInterrupt,

@@ -16,6 +16,7 @@ export interface EditorInputOptions {
 	readonly searchHistory: (query: string) => readonly string[];
 	readonly commands: readonly SlashCommand[];
 	readonly completePath: (token: string) => PathCompletion;
+	readonly completeArgument?: (line: string) => PathCompletion | undefined;
 	/** `false`: refused, the text stays. */
 	readonly onSubmit: (text: string) => boolean | undefined;
 	readonly onEscape: () => void;
@@ -93,7 +94,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 		(action: KeyAction) => {
 			const state = getState();
 			const { buffer } = state;
-			const { history, commands, completePath, onSubmit } = props.current;
+			const { history, commands, completePath, completeArgument, onSubmit } = props.current;
 			const listed = visibleCommands(state, commands);
 			switch (action) {
 				case "submit": {
@@ -123,7 +124,10 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 					// Clamped: the commands prop may have shrunk since the selection was made.
 					const selected = listed[Math.min(state.completion.selected, listed.length - 1)];
 					if (selected !== undefined) dispatch({ type: "completeCommand", name: selected.name });
-					else dispatch({ type: "completePath", ...completePath(tokenBeforeCursor(buffer)) });
+					else {
+						const completion = completeArgument?.(textBeforeCursor(buffer)) ?? completePath(tokenBeforeCursor(buffer));
+						dispatch({ type: "completePath", ...completion });
+					}
 					return;
 				}
 				default: {

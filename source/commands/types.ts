@@ -1,20 +1,8 @@
-import type { ModelInfo } from "../agent/models/model-registry.js";
-import type { AgentSession } from "../session/agent-session.js";
+import type { ArgSpec } from "./arg-spec.js";
+import type { CommandContext } from "./command-context.js";
+import type { ParsedArgs } from "./parse-args.js";
 
-/** What a slash command needs from the app. */
-export interface CommandContext {
-	session: AgentSession;
-	models: {
-		list(): ModelInfo[];
-		find(ref: string): AgentSession["model"] | undefined;
-		/** `<provider/id> needs <VARIABLE>` when `find` found nothing because the model's key is not set. */
-		missingKey(ref: string): string | undefined;
-	};
-	/** Aborted when the user cancels a long-running command (Escape); absent for instant ones. */
-	signal?: AbortSignal;
-	/** Shows (or, with undefined, clears) the activity line while a long-running command works. */
-	setActivity?(label: string | undefined): void;
-}
+export type { CommandContext } from "./command-context.js";
 
 /** A model as the model picker lists it. */
 export interface ModelChoice {
@@ -28,6 +16,23 @@ export interface ModelChoice {
 /** A screen a command can open. */
 export type CommandScreen = "resume" | "tree";
 
+/** A confirm step: the command words every line of it, the UI only asks. */
+export interface ConfirmStep {
+	readonly kind: "confirm";
+	/** One line: what will happen. */
+	readonly title: string;
+	/** The verb on the yes key: "share" shows "Enter/y share". */
+	readonly confirmLabel: string;
+	/** What `v` shows or hides ("what is redacted"); the lines themselves are `details`. */
+	readonly detailsLabel: string;
+	/** Shown when the person asks to view them (e.g. the secrets found, masked). */
+	readonly details: readonly string[];
+	/** What declining says ("Share cancelled"). */
+	readonly cancelNotice: string;
+	/** Runs the confirmed action. */
+	readonly run: (run: Pick<CommandContext, "signal" | "setActivity">) => Promise<CommandResult>;
+}
+
 /** What a command asks the UI to do; the UI interprets it (exhaustively). */
 export type CommandResult =
 	| { kind: "done" }
@@ -39,29 +44,22 @@ export type CommandResult =
 	| { kind: "search"; query: string }
 	| { kind: "redraw"; text?: string }
 	| { kind: "quit" }
-	| {
-			kind: "confirm";
-			/** One line: what will happen. */
-			title: string;
-			/** Shown when the person asks to view them (the secrets found, masked). */
-			details: string[];
-			/** What declining says (default "Cancelled"). */
-			cancelNotice?: string;
-			/** Runs the confirmed action. */
-			run: (run: Pick<CommandContext, "signal" | "setActivity">) => Promise<CommandResult>;
-	  };
+	| ConfirmStep;
 
-/** A slash command as data. */
+/** A slash command as data: its name, what it does, how it reads its arguments, and the action. */
 export interface SlashCommand {
-	name: string;
-	aliases?: readonly string[];
-	description: string;
-	/** Shown in /help, e.g. "[provider/id]". */
-	args?: string;
-	run(context: CommandContext, args: string): Promise<CommandResult> | CommandResult;
+	readonly name: string;
+	readonly aliases?: readonly string[];
+	readonly description: string;
+	/** Read by the one parser before `run`; also the usage in /help and the Tab completions. */
+	readonly spec: ArgSpec;
+	run(context: CommandContext, args: ParsedArgs): Promise<CommandResult> | CommandResult;
 }
 
 /** Shorthands for results. */
 export const info = (text: string): CommandResult => ({ kind: "notice", level: "info", text });
 export const warning = (text: string): CommandResult => ({ kind: "notice", level: "warning", text });
 export const failure = (text: string): CommandResult => ({ kind: "notice", level: "error", text });
+
+/** An error's message. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

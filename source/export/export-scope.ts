@@ -27,24 +27,3 @@ export function scopeName(scope: ExportScope): string {
 export function describeScope(scope: ExportScope, count: number): string {
 	return `${scopeName(scope)} (${count} ${count === 1 ? "entry" : "entries"})`;
 }
-
-/** Reads `--tree`, `--branch` and `--entry <id>` out of command words; the rest is returned. */
-export function parseScopeWords(
-	words: readonly string[],
-	fallback: ExportScope,
-): { scope: ExportScope; rest: string[] } | { error: string } {
-	let scope = fallback;
-	const rest: string[] = [];
-	for (let i = 0; i < words.length; i++) {
-		const word = words[i]!;
-		if (word === "--tree") scope = { kind: "tree" };
-		else if (word === "--branch") scope = { kind: "branch" };
-		else if (word === "--entry") {
-			const id = words[i + 1];
-			if (!id) return { error: "--entry takes an entry id (see /tree)" };
-			scope = { kind: "entry", entryId: id };
-			i++;
-		} else rest.push(word);
-	}
-	return { scope, rest };
-}

@@ -213,6 +213,8 @@ describe("TUI views show session content with visible escapes", () => {
 			<ConfirmScreen
 				title={`Share ${ESC}]0;TITLE${BEL}?`}
 				details={[`found ${HOSTILE}`]}
+				confirmLabel="share"
+				detailsLabel="what is redacted"
 				onConfirm={vi.fn()}
 				onCancel={vi.fn()}
 			/>,

@@ -202,6 +202,8 @@ describe.each(SIZES)("screens fit a $columns×$rows terminal", ({ columns, rows 
 			<ConfirmScreen
 				title="Share this session as a secret gist on github.com? 40 secrets will be redacted first."
 				details={details}
+				confirmLabel="share"
+				detailsLabel="what is redacted"
 				onConfirm={vi.fn()}
 				onCancel={vi.fn()}
 			/>,

@@ -4,8 +4,6 @@ import { SearchScreen } from "../../components/search-view/search-screen.js";
 import { SearchView, type SearchViewProps, snippetParts } from "../../components/search-view/search-view.js";
 import { TreeView } from "../../components/tree-view/tree-view.js";
 import { SearchController } from "../../controllers/search-controller.js";
-import { findCommand } from "../../source/commands/registry.js";
-import type { CommandContext } from "../../source/commands/types.js";
 import type { SearchHit } from "../../source/index/session-index.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { KEYS, plain, pressAndWaitFor, renderAndWait, waitForFrame } from "../helpers/ink.js";
@@ -213,17 +211,7 @@ describe("SearchScreen over a real index", () => {
 	});
 });
 
-describe("/search and the tree view's initial selection", () => {
-	it("/search [query] opens the search screen with the query", async () => {
-		const search = findCommand("search")!;
-		expect(search.args).toBe("[query]");
-		expect(search.description).toBe(
-			"Search the messages of past sessions (role:, since:, until: filter; Tab for all projects)",
-		);
-		expect(await search.run({} as CommandContext, "  kafka lag ")).toEqual({ kind: "search", query: "kafka lag" });
-		expect(await search.run({} as CommandContext, "")).toEqual({ kind: "search", query: "" });
-	});
-
+describe("the tree view's initial selection", () => {
 	function branched() {
 		const sm = SessionManager.inMemory("/p");
 		sm.appendMessage(userMessage("hello"));

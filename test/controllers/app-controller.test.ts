@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	AppController,
 	type AppSnapshot,
-	CONFIRM_CANCELLED,
 	QUEUED_FOLLOW_UP,
 	QUIT_HINT,
 	RESUME_CANCELLED,
@@ -17,6 +16,7 @@ import { SelectorController } from "../../controllers/selector-controller.js";
 import { type TranscriptSource, TranscriptViewport } from "../../controllers/transcript-viewport.js";
 import type { ModelInfo } from "../../source/agent/models/model-registry.js";
 import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
+import { NO_ARGS } from "../../source/commands/arg-spec.js";
 import { COMMANDS } from "../../source/commands/registry.js";
 import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
 import type { SearchHit } from "../../source/index/session-index.js";
@@ -75,20 +75,24 @@ describe("AppController (no React)", () => {
 	const waiting: SlashCommand = {
 		name: "wait",
 		description: "waits until aborted",
+		spec: NO_ARGS,
 		run: ({ signal }) =>
 			new Promise<CommandResult>((resolve) => {
 				aborted = signal;
 				signal?.addEventListener("abort", () => resolve({ kind: "notice", level: "warning", text: "wait stopped" }));
 			}),
 	};
-	const asking = (cancelNotice?: string): SlashCommand => ({
-		name: cancelNotice ? "ask-named" : "ask",
+	const asking = (name: string, cancelNotice: string): SlashCommand => ({
+		name,
 		description: "asks first",
+		spec: NO_ARGS,
 		run: () => ({
 			kind: "confirm",
 			title: "Do the thing?",
+			confirmLabel: "do it",
+			detailsLabel: "the details",
 			details: ["detail"],
-			...(cancelNotice ? { cancelNotice } : {}),
+			cancelNotice,
 			run: async () => ({ kind: "notice", level: "info", text: "the thing is done" }),
 		}),
 	});
@@ -110,7 +114,7 @@ describe("AppController (no React)", () => {
 					missingKey: () => undefined,
 				},
 			},
-			[...COMMANDS, waiting, asking(), asking("Thing cancelled")],
+			[...COMMANDS, waiting, asking("ask", "Nothing was done"), asking("ask-named", "Thing cancelled")],
 		);
 		const input = new InputController({
 			recorder: { add: () => undefined },
@@ -270,13 +274,19 @@ describe("AppController (no React)", () => {
 		await until(chat, hasNotice("wait stopped"));
 	});
 
-	it("a confirm step shows its title; no says the command's cancel notice (or Cancelled), yes runs the action", async () => {
+	it("a confirm step shows its title and labels; no says the command's cancel notice, yes runs the action", async () => {
 		app.submit("/ask");
 		const asked = await until(app, (s) => s.screen.kind === "confirm");
-		expect(asked.screen).toEqual({ kind: "confirm", title: "Do the thing?", details: ["detail"] });
+		expect(asked.screen).toEqual({
+			kind: "confirm",
+			title: "Do the thing?",
+			confirmLabel: "do it",
+			detailsLabel: "the details",
+			details: ["detail"],
+		});
 		app.cancelConfirm();
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
-		await until(chat, hasNotice(CONFIRM_CANCELLED));
+		await until(chat, hasNotice("Nothing was done"));
 
 		app.submit("/ask-named");
 		await until(app, (s) => s.screen.kind === "confirm");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeScope, entriesInScope, parseScopeWords } from "../../source/export/export-scope.js";
+import { describeScope, entriesInScope } from "../../source/export/export-scope.js";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
@@ -65,16 +65,7 @@ describe("export scope", () => {
 		await session.close();
 	});
 
-	it("parses --tree, --branch and --entry <id>, and describes the scope", () => {
-		expect(parseScopeWords(["out.html", "--branch"], { kind: "tree" })).toEqual({
-			scope: { kind: "branch" },
-			rest: ["out.html"],
-		});
-		expect(parseScopeWords(["--entry", "abcd1234"], { kind: "branch" })).toEqual({
-			scope: { kind: "entry", entryId: "abcd1234" },
-			rest: [],
-		});
-		expect(parseScopeWords(["--entry"], { kind: "tree" })).toEqual({ error: "--entry takes an entry id (see /tree)" });
+	it("describes the scope (its flags: test/commands/parse-args.test.ts)", () => {
 		expect(describeScope({ kind: "tree" }, 3)).toBe("the whole tree (3 entries)");
 		expect(describeScope({ kind: "branch" }, 1)).toBe("the active branch (1 entry)");
 		expect(describeScope({ kind: "entry", entryId: "abcd1234" }, 2)).toBe("the path to abcd1234 (2 entries)");

@@ -1,15 +1,13 @@
 import { existsSync } from "node:fs";
-import { fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
+import { registerFauxProvider } from "@mariozechner/pi-ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CommandController } from "../../controllers/command-controller.js";
 import { SelectorController } from "../../controllers/selector-controller.js";
 import { liveSharesWarning, recordShare } from "../../source/export/share-registry.js";
-import { AgentSession } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
-describe("deleting a session that is still shared warns first", () => {
+describe("deleting a session that is still shared warns first (the picker; /session delete in test/commands/session.test.ts)", () => {
 	const temp = useTempAgentDir();
 	let faux: ReturnType<typeof registerFauxProvider>;
 	beforeEach(() => {
@@ -43,33 +41,5 @@ describe("deleting a session that is still shared warns first", () => {
 		expect(existsSync(other.getSessionFile()!)).toBe(true);
 		await selector.deleteSession(other.getSessionFile()!);
 		expect(existsSync(other.getSessionFile()!)).toBe(false);
-	});
-
-	it("/session delete refuses without --force while shares are live", async () => {
-		faux.setResponses([fauxAssistantMessage("ok")]);
-		const session = await AgentSession.create({
-			sessionManager: await SessionManager.create(temp.root),
-			models: { find: () => undefined, getApiKey: () => "k" },
-			model: faux.getModel(),
-		});
-		await session.prompt("hi");
-		await session.sessionManager.flush();
-		const file = session.sessionManager.getSessionFile()!;
-		await share(session.sessionManager.getSessionId());
-		const commands = new CommandController({
-			session,
-			models: { list: () => [], find: () => undefined, missingKey: () => undefined },
-		});
-		const refused = await commands.execute("session", "delete");
-		expect(refused).toMatchObject({
-			kind: "notice",
-			level: "warning",
-			text: expect.stringContaining("Run /session delete --force"),
-		});
-		expect(existsSync(file)).toBe(true);
-		const done = await commands.execute("session", "delete --force");
-		expect(done).toMatchObject({ kind: "redraw", text: expect.stringContaining("Moved the session to the trash") });
-		expect(existsSync(file)).toBe(false);
-		await session.dispose();
 	});
 });

@@ -1,10 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CommandController } from "../../controllers/command-controller.js";
 import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
 import { getSessionsRoot } from "../../source/agent-dir.js";
-import { type ExportCommandDeps, exportCommands } from "../../source/commands/export-commands.js";
-import type { CommandResult, SlashCommand } from "../../source/commands/types.js";
+import { usageLine } from "../../source/commands/arg-spec.js";
+import type { ExportCommandDeps } from "../../source/commands/export-services.js";
+import { buildCommands, findCommand } from "../../source/commands/registry.js";
+import type { CommandResult } from "../../source/commands/types.js";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { AgentSession } from "../../source/session/agent-session.js";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -52,20 +55,20 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 	};
 
 	async function run(session: AgentSession, args: string): Promise<CommandResult> {
-		const command = exportCommands(deps).find((c: SlashCommand) => c.name === "export")!;
-		return command.run(
+		const controller = new CommandController(
 			{ session, models: { list: () => [], find: () => undefined, missingKey: () => undefined } },
-			args,
+			buildCommands(deps),
 		);
+		return controller.execute("export", args);
 	}
 
 	const error = (text: string) => ({ kind: "notice", level: "error", text });
 	/** The HTML notice goes on with the scope line. */
 	const exported = (path: string) => ({ text: expect.stringMatching(new RegExp(`^Exported to: ${path}(\n|$)`)) });
 
-	it("/export lists --force among its arguments", () => {
-		expect(exportCommands(deps).find((c) => c.name === "export")?.args).toBe(
-			"[path] [--branch | --entry <id>] [--format md|json] [--focused] [--collapse-tools] [--no-redact] [--force]",
+	it("/export lists --force (and every format, html too) among its arguments", () => {
+		expect(usageLine("export", findCommand("export", buildCommands(deps))!.spec)).toBe(
+			"/export [path] [--tree | --branch | --entry <id>] [--format html|md|json] [--focused] [--collapse-tools] [--no-redact] [--force]",
 		);
 	});
 

@@ -1,82 +1,37 @@
 import { liveSharesOf, liveSharesWarning } from "../export/share-registry.js";
 import { modelRef } from "../session/model-resolver.js";
 import { moveSessionToTrash } from "../session/session-trash.js";
+import { NO_ARGS, words } from "./arg-spec.js";
+import { hasFlag } from "./parse-args.js";
 import { type CommandContext, type CommandResult, failure, info, type SlashCommand, warning } from "./types.js";
 
-/** /new, /resume, /tree, /fork, /name, /session, /compact. */
-export const sessionCommands: SlashCommand[] = [
-	{
-		name: "new",
-		description: "Start a new session",
-		async run({ session }) {
-			if (session.isStreaming) return warning("Wait for the current response to finish (or press Escape) first");
-			const started = await session.newSession();
-			return started
-				? { kind: "redraw", text: "Started a new session" }
-				: warning("New session cancelled by an extension");
-		},
+/** /session [save | delete [--force]]: shows this session, saves it again, or trashes it. */
+export const sessionCommand: SlashCommand = {
+	name: "session",
+	description: "Show this session; /session save writes it again after a disk error; /session delete trashes it",
+	spec: {
+		kind: "subcommands",
+		optional: true,
+		subcommands: [
+			{ name: "save", description: "Write the session again after a disk error", args: NO_ARGS },
+			{
+				name: "delete",
+				description: "Start a new session and move this one to the trash",
+				args: words([], [{ name: "--force", description: "Delete even while a share of it is live" }]),
+			},
+		],
 	},
-	{
-		name: "resume",
-		description: "Resume another session of this project",
-		run: () => ({ kind: "open", screen: "resume" }),
+	run(context, args) {
+		switch (args.subcommand) {
+			case "save":
+				return saveSession(context);
+			case "delete":
+				return deleteSession(context, hasFlag(args, "--force"));
+			default:
+				return sessionInfo(context);
+		}
 	},
-	{
-		name: "tree",
-		description: "Browse the session tree and move to another point",
-		run: () => ({ kind: "open", screen: "tree" }),
-	},
-	{
-		name: "fork",
-		description: "Copy this session into a new one and continue there",
-		async run({ session }) {
-			if (session.isStreaming)
-				return warning("Wait for the current response to finish (or press Escape) before forking");
-			const forked = await session.fork();
-			if (!forked) return failure("Fork failed (session not persisted or cancelled)");
-			return { kind: "redraw", text: `Forked into session ${session.sessionManager.getSessionId()}` };
-		},
-	},
-	{
-		name: "name",
-		description: "Name this session",
-		args: "<name>",
-		async run({ session }, args) {
-			const name = args.trim();
-			if (!name) {
-				const current = session.sessionManager.getSessionName();
-				return info(current ? `Session name: ${current}` : "Usage: /name <name>");
-			}
-			await session.sessionManager.setSessionName(name);
-			return info(`Session named "${name}"`);
-		},
-	},
-	{
-		name: "session",
-		description: "Show this session; /session save writes it again after a disk error; /session delete trashes it",
-		args: "[save|delete]",
-		run(context, args) {
-			const sub = args.trim();
-			if (sub === "save") return saveSession(context);
-			if (sub === "delete" || sub === "delete --force") return deleteSession(context, sub.endsWith("--force"));
-			if (sub) return failure(`Unknown /session action: ${sub} (expected save or delete)`);
-			return sessionInfo(context);
-		},
-	},
-	{
-		name: "compact",
-		description: "Summarise older context to free the context window",
-		args: "[instructions]",
-		async run({ session }, args) {
-			try {
-				const result = await session.compact(args.trim() || undefined);
-				return info(`Compacted: the summary now stands in for ${result.tokensBefore.toLocaleString("en-US")} tokens`);
-			} catch (error) {
-				return failure(error instanceof Error ? error.message : String(error));
-			}
-		},
-	},
-];
+};
 
 function sessionInfo({ session }: CommandContext): CommandResult {
 	const manager = session.sessionManager;
