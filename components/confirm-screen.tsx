@@ -4,7 +4,7 @@ import stringWidth from "string-width";
 import { matchKey } from "../controllers/keymap.js";
 import { safeLine, safeText } from "../source/render/safe-text.js";
 import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
-import { listWindow, moreMarker } from "./list-window.js";
+import { listWindow, moreMarker } from "./list/list-window.js";
 import { useInputReady } from "./use-input-ready.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 

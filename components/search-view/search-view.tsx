@@ -6,7 +6,7 @@ import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { IndexedRole, SearchHit } from "../../source/index/session-index.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
-import { moreMarker } from "../list-window.js";
+import { moreMarker } from "../list/list-window.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
 import { hitKey, useSearchViewState } from "./use-search-view-state.js";
 

@@ -15,7 +15,7 @@ import {
 	wordLeft,
 	wordRight,
 } from "../editor/editor-buffer.js";
-import { listWindow, windowStartFor } from "../list-window.js";
+import { listWindow, windowStartFor } from "../list/list-window.js";
 import { useSyncReducer } from "../use-sync-reducer.js";
 
 /** Everything the search screen shows besides the controller's results: the query line and the window. */

@@ -1,6 +1,6 @@
 import type { KeyAction } from "../../controllers/keymap.js";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { windowStartFor } from "../list-window.js";
+import { windowStartFor } from "../list/list-window.js";
 import { nextFilter, type TreeFilter } from "./entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
 

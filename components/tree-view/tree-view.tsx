@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { memo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { moreMarker } from "../list-window.js";
+import { moreMarker } from "../list/list-window.js";
 import { footerLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";

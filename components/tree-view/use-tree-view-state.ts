@@ -1,6 +1,6 @@
 import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { listWindow } from "../list-window.js";
+import { listWindow } from "../list/list-window.js";
 import { treeChromeLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import {
