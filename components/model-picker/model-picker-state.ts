@@ -1,17 +1,10 @@
 import type { ModelChoice } from "../../source/commands/types.js";
 import {
-	type FilterListAction,
 	type FilterListRules,
 	type FilterListState,
 	filterListReducer,
 	initialFilterList,
 } from "../list/filter-list.js";
-
-/** The model picker's state: the filter, the models that match it, the selection and the window. */
-export type ModelPickerState = FilterListState<ModelChoice>;
-
-/** Every change of the model picker. */
-export type ModelPickerAction = FilterListAction<ModelChoice>;
 
 /** Models whose ref or name holds every word of the filter, in the registry's order. */
 const MODEL_RULES: FilterListRules<ModelChoice> = {
@@ -25,15 +18,15 @@ const MODEL_RULES: FilterListRules<ModelChoice> = {
 	keyOf: (model) => model.ref,
 };
 
-/** The picker's pure reducer. */
-export const modelPickerReducer = filterListReducer<ModelChoice, ModelPickerState>(MODEL_RULES);
+/** The picker's pure reducer: a filter list of models. */
+export const modelPickerReducer = filterListReducer<ModelChoice, FilterListState<ModelChoice>>(MODEL_RULES);
 
 /** The picker as it opens: every model listed, the current one selected. */
 export function initialModelPickerState(
 	models: readonly ModelChoice[],
 	current: string,
 	rows: number,
-): ModelPickerState {
+): FilterListState<ModelChoice> {
 	return initialFilterList(
 		MODEL_RULES,
 		models,
