@@ -4,8 +4,8 @@ import { matchKey } from "../../controllers/keymap.js";
 import { clip } from "../../source/cli/format.js";
 import type { ModelChoice } from "../../source/commands/types.js";
 import { safeLine } from "../../source/render/safe-text.js";
+import { FilterLine, ListRows } from "../list/list-frame.js";
 import { filterKeyFor } from "../list/list-keys.js";
-import { moreMarker } from "../list/list-window.js";
 import { useList } from "../list/use-list.js";
 import { useInputReady } from "../use-input-ready.js";
 import { useLatestInput } from "../use-latest-input.js";
@@ -92,15 +92,10 @@ export function ModelPicker({ models, current, height, width, onSelect, onCancel
 			<Text bold wrap="truncate">
 				{`Switch model — now ${safeLine(current)}`}
 			</Text>
-			<Text wrap="truncate">
-				<Text dimColor>Filter: </Text>
-				{state.filter.length > 0 ? <Text>{safeLine(state.filter)}</Text> : <Text dimColor>type to search</Text>}
-			</Text>
-			<Text dimColor>{moreMarker("above", list.hiddenAbove)}</Text>
-			<Box flexDirection="column" height={rows}>
+			<FilterLine filter={state.filter} />
+			<ListRows list={list} height={rows}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
+			</ListRows>
 			<Text dimColor wrap="truncate">
 				{clip(MODEL_PICKER_FOOTER, width)}
 			</Text>

@@ -6,7 +6,7 @@ import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { IndexedRole, SearchHit } from "../../source/index/session-index.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
-import { moreMarker } from "../list/list-window.js";
+import { ListRows } from "../list/list-frame.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
 import { hitKey, useSearchViewState } from "./use-search-view-state.js";
 
@@ -175,11 +175,9 @@ export function SearchView(props: SearchViewProps) {
 			</Text>
 			<QueryLine text={query} col={state.buffer.col} />
 			{statusLine(props)}
-			<Text dimColor>{moreMarker("above", list.hiddenAbove)}</Text>
-			<Box flexDirection="column" height={rows * HIT_LINES}>
+			<ListRows list={list} height={rows * HIT_LINES}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
+			</ListRows>
 			<Text dimColor wrap="truncate-end">
 				↑↓ PgUp/PgDn move · Enter open · Tab scope · role:user since:7d until:2026-11-01 filter · Esc back
 			</Text>

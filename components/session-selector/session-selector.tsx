@@ -4,7 +4,7 @@ import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
-import { moreMarker } from "../list/list-window.js";
+import { FilterLine, ListRows } from "../list/list-frame.js";
 import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
@@ -185,15 +185,10 @@ export function SessionSelector(props: SessionSelectorProps) {
 					<Text dimColor>{progress ? ` (indexing ${progress}…)` : " (loading…)"}</Text>
 				) : null}
 			</Text>
-			<Text wrap="truncate">
-				<Text dimColor>Filter: </Text>
-				{state.filter.length > 0 ? <Text>{state.filter}</Text> : <Text dimColor>type to search</Text>}
-			</Text>
-			<Text dimColor>{moreMarker("above", list.hiddenAbove)}</Text>
-			<Box flexDirection="column" height={rows}>
+			<FilterLine filter={state.filter} />
+			<ListRows list={list} height={rows}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
+			</ListRows>
 			<StatusLine mode={state.mode} error={error} notice={notice} />
 			<Text dimColor wrap="truncate">
 				{clip(footerFor(state.mode), width)}
