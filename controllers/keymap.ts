@@ -127,3 +127,26 @@ export function matchTreeKey(input: string, key: KeyPress): KeyAction | undefine
 	if (action === undefined && input === "l" && !key.ctrl && !key.meta) return "editLabel";
 	return action;
 }
+
+/** A letter that picks a choice by itself (the locked-session choice's f / r / c), in either case; never a Ctrl or Alt chord. */
+export function matchChoiceLetter<L extends string>(
+	input: string,
+	key: KeyPress,
+	letters: readonly L[],
+): L | undefined {
+	if (key.ctrl || key.meta) return undefined;
+	return letters.find((letter) => letter === input.toLowerCase());
+}
+
+/** What a key does on the confirm screen. */
+export type ConfirmScreenAction = "confirm" | "decline" | "toggleDetails" | "up" | "down";
+
+/** Keys of the confirm screen: Enter or y confirms, Escape or n declines, v shows or hides the details, ↑/↓ scroll them. */
+export function matchConfirmScreenKey(input: string, key: KeyPress): ConfirmScreenAction | undefined {
+	const answer = matchConfirmKey(input, key);
+	if (answer !== undefined) return answer;
+	const action = matchKey(input, key);
+	if (action === "submit") return "confirm";
+	if (action === "up" || action === "down") return action;
+	return matchChoiceLetter(input, key, ["v"]) === "v" ? "toggleDetails" : undefined;
+}
