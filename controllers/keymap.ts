@@ -109,10 +109,15 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 	return undefined;
 }
 
+/** A Ctrl or Alt (Meta) chord: a key that never types its letter. */
+export function isChord(key: KeyPress): boolean {
+	return key.ctrl === true || key.meta === true;
+}
+
 /** The answer to a y/n prompt: y/Y confirms, n/N or Escape declines, anything else is ignored. */
 export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decline" | undefined {
 	if (key.escape) return "decline";
-	if (key.ctrl || key.meta) return undefined;
+	if (isChord(key)) return undefined;
 	if (input === "y" || input === "Y") return "confirm";
 	if (input === "n" || input === "N") return "decline";
 	return undefined;
@@ -124,7 +129,7 @@ export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decl
  */
 export function matchTreeKey(input: string, key: KeyPress): KeyAction | undefined {
 	const action = matchKey(input, key);
-	if (action === undefined && input === "l" && !key.ctrl && !key.meta) return "editLabel";
+	if (action === undefined && input === "l" && !isChord(key)) return "editLabel";
 	return action;
 }
 
@@ -134,7 +139,7 @@ export function matchChoiceLetter<L extends string>(
 	key: KeyPress,
 	letters: readonly L[],
 ): L | undefined {
-	if (key.ctrl || key.meta) return undefined;
+	if (isChord(key)) return undefined;
 	return letters.find((letter) => letter === input.toLowerCase());
 }
 

@@ -1,4 +1,4 @@
-import type { KeyAction, KeyPress } from "../../controllers/keymap.js";
+import { isChord, type KeyAction, type KeyPress } from "../../controllers/keymap.js";
 import type { ListMove } from "./list-state.js";
 
 /** The move a list key makes (↑↓ a row, PgUp/PgDn a page, Home/End the ends), or undefined for any other key. */
@@ -28,7 +28,7 @@ export function cleanTyped(input: string): string {
 
 /** The text a key press types into a one-line field: nothing for a Ctrl or Meta chord. */
 export function typedText(input: string, key: KeyPress): string {
-	if (key.ctrl || key.meta) return "";
+	if (isChord(key)) return "";
 	return cleanTyped(input);
 }
 
