@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
 import { matchKey } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
 import type { TranscriptSource } from "../controllers/transcript-viewport.js";
@@ -9,6 +9,7 @@ import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
 import { ModelPicker } from "./model-picker/model-picker.js";
+import { QuitKeyContext } from "./quit-key.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
@@ -38,21 +39,20 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	useEffect(() => app.onExit(onExit), [app, onExit]);
 	useEffect(() => app.start({ initialScreen }), [app, initialScreen]);
 
-	// App-wide keys that no screen widget owns: Ctrl+C off the chat quits; on the chat, the
-	// transcript's keys (scrolling, Ctrl+T, Ctrl+O) and the mouse wheel.
+	// The chat's keys that the editor does not own: the transcript's (scrolling, Ctrl+T, Ctrl+O) and
+	// the mouse wheel. Every other screen has one handler of its own, which quits on Ctrl+C.
 	useLatestInput(
 		useCallback(
 			(value, key, paste) => {
 				const action = paste ? undefined : matchKey(value, key);
-				if (action === undefined) return;
-				if (screen.kind === "chat") app.transcriptKey(action);
-				else if (action === "interrupt") app.quit();
+				if (action !== undefined) app.transcriptKey(action);
 			},
-			[app, screen.kind],
+			[app],
 		),
-		true,
-		useCallback((direction: -1 | 1) => (screen.kind === "chat" ? app.wheel(direction) : undefined), [app, screen.kind]),
+		screen.kind === "chat",
+		useCallback((direction: -1 | 1) => app.wheel(direction), [app]),
 	);
+	const quit = useCallback(() => app.quit(), [app]);
 	const parts = useMemo(
 		() => ({
 			items: snapshot.items,
@@ -65,9 +65,10 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const onDraw = useCallback((source: TranscriptSource, height: number) => viewport.attach(source, height), [viewport]);
 
 	const leave = () => app.showChat();
+	let offChat: ReactNode;
 	switch (screen.kind) {
 		case "search":
-			return (
+			offChat = (
 				<SearchScreen
 					controller={search}
 					currentSessionFile={view.getSessionFile()}
@@ -77,8 +78,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(hit) => void app.selectHit(hit)}
 				/>
 			);
+			break;
 		case "resume":
-			return (
+			offChat = (
 				<SessionSelector
 					{...snapshotProps(picker)}
 					currentSessionFile={view.getSessionFile()}
@@ -92,8 +94,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(path) => void app.pickSession(path)}
 				/>
 			);
+			break;
 		case "confirm":
-			return (
+			offChat = (
 				<ConfirmScreen
 					title={screen.title}
 					details={screen.details}
@@ -101,10 +104,12 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onConfirm={() => app.confirm()}
 				/>
 			);
+			break;
 		case "locked":
-			return <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+			offChat = <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+			break;
 		case "model":
-			return (
+			offChat = (
 				<ModelPicker
 					models={screen.models}
 					current={screen.current}
@@ -114,8 +119,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(ref) => app.chooseModel(ref)}
 				/>
 			);
+			break;
 		case "tree":
-			return (
+			offChat = (
 				<TreeView
 					key={screen.key}
 					tree={view.getTree()}
@@ -129,9 +135,12 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onNavigate={(id, options) => void app.navigateTree(id, options)}
 				/>
 			);
+			break;
 		case "chat":
 			break;
 	}
+	// Ctrl+C quits through the screen's own key handler: one handler per screen.
+	if (screen.kind !== "chat") return <QuitKeyContext.Provider value={quit}>{offChat}</QuitKeyContext.Provider>;
 
 	// One row short of the terminal: an Ink frame as tall as the terminal clears it on every frame.
 	return (
