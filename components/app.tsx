@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
-import { matchKey } from "../controllers/keymap.js";
+import type { KeyAction } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
 import type { TranscriptSource } from "../controllers/transcript-viewport.js";
 import { ChatView } from "./chat/chat-view.js";
@@ -14,7 +14,6 @@ import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
-import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of App. */
@@ -39,19 +38,10 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	useEffect(() => app.onExit(onExit), [app, onExit]);
 	useEffect(() => app.start({ initialScreen }), [app, initialScreen]);
 
-	// The chat's keys that the editor does not own: the transcript's (scrolling, Ctrl+T, Ctrl+O) and
-	// the mouse wheel. Every other screen has one handler of its own, which quits on Ctrl+C.
-	useLatestInput(
-		useCallback(
-			(value, key, paste) => {
-				const action = paste ? undefined : matchKey(value, key);
-				if (action !== undefined) app.transcriptKey(action);
-			},
-			[app],
-		),
-		screen.kind === "chat",
-		useCallback((direction: -1 | 1) => app.wheel(direction), [app]),
-	);
+	// Each screen has one input handler. The chat's is the editor's, which hands the transcript its
+	// keys (scrolling, Ctrl+T, Ctrl+O) and the wheel first; every other screen quits on Ctrl+C.
+	const transcriptKey = useCallback((action: KeyAction) => app.transcriptKey(action), [app]);
+	const wheel = useCallback((direction: -1 | 1) => app.wheel(direction), [app]);
 	const quit = useCallback(() => app.quit(), [app]);
 	const parts = useMemo(
 		() => ({
@@ -179,6 +169,8 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSubmit={(text) => app.submit(text)}
 					onEscape={() => app.escape()}
 					onInterrupt={(isEmpty) => app.interrupt(isEmpty)}
+					onScreenKey={transcriptKey}
+					onWheel={wheel}
 				/>
 			</Box>
 			<Box flexShrink={0}>

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { useEffect, useRef } from "react";
+import type { KeyAction } from "../../controllers/keymap.js";
 import type { PathCompletion } from "../../source/path-completion.js";
 import { type EditorBuffer, graphemes, isEmpty } from "./editor-buffer.js";
 import { useEditorInput } from "./use-editor-input.js";
@@ -33,6 +34,13 @@ export interface EditorProps {
 	readonly onEscape: () => void;
 	/** Ctrl+C; the app decides whether to clear (change `textKey`) or exit. */
 	readonly onInterrupt: (isEmpty: boolean) => void;
+	/**
+	 * Keys the screen takes before the editor (the chat's transcript keys), so that the screen has
+	 * one input handler: true when it took the key.
+	 */
+	readonly onScreenKey?: (action: KeyAction) => boolean;
+	/** The mouse wheel over the screen. */
+	readonly onWheel?: (direction: -1 | 1) => void;
 	/** The text to start with, and the text put in whenever `textKey` changes. */
 	readonly initialText?: string;
 	/**
@@ -69,6 +77,8 @@ export function Editor(props: EditorProps) {
 		onSubmit: props.onSubmit,
 		onEscape: props.onEscape,
 		onInterrupt: props.onInterrupt,
+		onScreenKey: props.onScreenKey,
+		onWheel: props.onWheel,
 	});
 
 	const appliedKey = useRef(textKey);

@@ -20,6 +20,10 @@ export interface EditorInputOptions {
 	readonly onSubmit: (text: string) => boolean | undefined;
 	readonly onEscape: () => void;
 	readonly onInterrupt: (isEmpty: boolean) => void;
+	/** Keys the screen takes before the editor (the transcript's); true when it took the key. */
+	readonly onScreenKey?: ((action: KeyAction) => boolean) | undefined;
+	/** The mouse wheel over the screen. */
+	readonly onWheel?: ((direction: -1 | 1) => void) | undefined;
 }
 
 /** Keys that map straight onto a buffer operation. */
@@ -137,9 +141,10 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 
 	const handleInput = useCallback(
 		(input: string, key: Key, isPaste: boolean) => {
-			const { disabled, commands, onEscape, onInterrupt } = props.current;
+			const { disabled, commands, onEscape, onInterrupt, onScreenKey } = props.current;
 			// A bracketed paste is text only, never a submit, even when it contains newlines.
 			const action = isPaste ? undefined : matchKey(input, key);
+			if (action !== undefined && onScreenKey?.(action)) return;
 			const state = getState();
 			if (state.search !== undefined) {
 				if (!disabled || action === "cancel" || action === "interrupt") handleSearchKey(input, key, action);
@@ -168,7 +173,8 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 		[dispatch, getState, handleEditKey, handleSearchKey],
 	);
 
-	useLatestInput(handleInput, options.isActive);
+	const onWheel = useCallback((direction: -1 | 1) => props.current.onWheel?.(direction), []);
+	useLatestInput(handleInput, options.isActive, onWheel);
 }
 
 /** The word Tab completes: the current line left of the cursor, back to the last whitespace. */
