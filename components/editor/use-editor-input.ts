@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import { useCallback, useRef } from "react";
-import { type KeyAction, matchKey } from "../../controllers/keymap.js";
+import { isChord, type KeyAction, matchKey } from "../../controllers/keymap.js";
 import type { PathCompletion } from "../../source/path-completion.js";
 import { useLatestInput } from "../use-latest-input.js";
 import { type EditorBuffer, getText, graphemes, isEmpty, sanitizeInput, textBeforeCursor } from "./editor-buffer.js";
@@ -82,7 +82,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 					runSearch(graphemes(query).slice(0, -1).join(""));
 					return;
 				case undefined:
-					if (input === "" || key.ctrl || key.meta) return;
+					if (input === "" || isChord(key)) return;
 					// The query is one line: a pasted newline becomes a space.
 					runSearch(query + sanitizeInput(input).replaceAll("\n", " "));
 					return;
@@ -167,7 +167,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 				return;
 			}
 			// An unbound Ctrl/Alt chord must not type its letter.
-			if (input === "" || (!isPaste && (key.ctrl || key.meta))) return;
+			if (input === "" || (!isPaste && isChord(key))) return;
 			dispatch({ type: "insert", text: sanitizeInput(input) });
 		},
 		[dispatch, getState, handleEditKey, handleSearchKey],
