@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LockedSessionChoice } from "../../components/locked-session-choice.js";
 import { QuitKeyContext } from "../../components/quit-key.js";
-import { TreeView } from "../../components/tree-view/tree-view.js";
 import { KEYS, pressAndWaitFor, renderAndWait } from "../helpers/ink.js";
 
 let unmount: (() => void) | undefined;
@@ -29,23 +28,15 @@ describe("Ctrl+C on a screen under the app's quit key", () => {
 	});
 
 	it("a screen drawn on its own (no app around it) leaves Ctrl+C alone", async () => {
-		const onCancel = vi.fn();
-		const ui = await renderAndWait(
-			<TreeView
-				tree={[]}
-				leafId={null}
-				height={12}
-				width={80}
-				isActive
-				onNavigate={vi.fn()}
-				onLabel={vi.fn()}
-				onCancel={onCancel}
-			/>,
-			(f) => f.includes("No entries"),
+		const onChoose = vi.fn();
+		const ui = await renderAndWait(<LockedSessionChoice message="Open in pid 1" onChoose={onChoose} />, (f) =>
+			f.includes("Cancel"),
 		);
 		unmount = ui.unmount;
 		ui.stdin.write(KEYS.ctrlC);
-		ui.stdin.write(KEYS.escape);
-		await vi.waitFor(() => expect(onCancel).toHaveBeenCalledTimes(1));
+		await pressAndWaitFor(ui, KEYS.down, (f) => f.includes("❯ Open it read-only"));
+		ui.stdin.write(KEYS.enter);
+		await vi.waitFor(() => expect(onChoose).toHaveBeenCalled());
+		expect(onChoose.mock.calls).toEqual([["read-only"]]);
 	});
 });
