@@ -181,11 +181,12 @@ function browseKey(state: TreeViewState, action: KeyAction | undefined, input: s
 function choiceKey(state: TreeViewState, action: KeyAction | undefined): TreeViewState {
 	const targetId = state.targetId;
 	if (targetId === null) return { ...state, mode: "browse" };
+	const move = listMoveFor(action);
+	if (move) {
+		const choices = initialListState(SUMMARY_CHOICES, SUMMARY_CHOICES.length, state.choice);
+		return { ...state, choice: listReducer(choices, move).selected };
+	}
 	switch (action) {
-		case "up":
-			return { ...state, choice: Math.max(0, state.choice - 1) };
-		case "down":
-			return { ...state, choice: Math.min(SUMMARY_CHOICES.length - 1, state.choice + 1) };
 		case "submit":
 			if (state.choice === 0) return navigate(state, targetId, { summarize: false });
 			if (state.choice === 1) return navigate(state, targetId, { summarize: true });
