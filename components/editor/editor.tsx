@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { useEffect, useRef } from "react";
 import type { KeyAction } from "../../controllers/keymap.js";
 import type { PathCompletion } from "../../source/path-completion.js";
+import { listWindow, windowStartFor } from "../list/list-window.js";
 import { type EditorBuffer, graphemes, isEmpty } from "./editor-buffer.js";
 import { useEditorInput } from "./use-editor-input.js";
 import {
@@ -147,7 +148,11 @@ function CommandList({
 	readonly commands: readonly SlashCommand[];
 	readonly selected: number;
 }) {
-	const { start, end } = windowAround(commands.length, selected, MAX_LIST_ROWS);
+	const { start, end } = listWindow(
+		windowStartFor(selected, commands.length, MAX_LIST_ROWS),
+		commands.length,
+		MAX_LIST_ROWS,
+	);
 	const nameWidth = Math.max(...commands.map((command) => bareCommandName(command.name).length)) + 1;
 	return (
 		<Box flexDirection="column" paddingLeft={2}>
@@ -229,12 +234,6 @@ function layoutRows(buffer: EditorBuffer, width: number, showCursor: boolean): R
 		flush();
 	});
 	return rows;
-}
-
-/** A centred window of `size` rows over `count` items. */
-function windowAround(count: number, selected: number, size: number): { start: number; end: number } {
-	const start = Math.max(0, Math.min(selected - Math.floor(size / 2), count - size));
-	return { start, end: Math.min(count, start + size) };
 }
 
 const WIDE =
