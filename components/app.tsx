@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
-import { matchKey } from "../controllers/keymap.js";
+import { type ReactNode, useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
+import type { KeyAction } from "../controllers/keymap.js";
 import type { AppRuntime } from "../controllers/runtime.js";
 import type { TranscriptSource } from "../controllers/transcript-viewport.js";
 import { ChatView } from "./chat/chat-view.js";
@@ -9,11 +9,11 @@ import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
 import { ModelPicker } from "./model-picker/model-picker.js";
+import { QuitKeyContext } from "./quit-key.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
 import { TreeView } from "./tree-view/tree-view.js";
-import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of App. */
@@ -38,21 +38,11 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	useEffect(() => app.onExit(onExit), [app, onExit]);
 	useEffect(() => app.start({ initialScreen }), [app, initialScreen]);
 
-	// App-wide keys that no screen widget owns: Ctrl+C off the chat quits; on the chat, the
-	// transcript's keys (scrolling, Ctrl+T, Ctrl+O) and the mouse wheel.
-	useLatestInput(
-		useCallback(
-			(value, key, paste) => {
-				const action = paste ? undefined : matchKey(value, key);
-				if (action === undefined) return;
-				if (screen.kind === "chat") app.transcriptKey(action);
-				else if (action === "interrupt") app.quit();
-			},
-			[app, screen.kind],
-		),
-		true,
-		useCallback((direction: -1 | 1) => (screen.kind === "chat" ? app.wheel(direction) : undefined), [app, screen.kind]),
-	);
+	// Each screen has one input handler. The chat's is the editor's, which hands the transcript its
+	// keys (scrolling, Ctrl+T, Ctrl+O) and the wheel first; every other screen quits on Ctrl+C.
+	const transcriptKey = useCallback((action: KeyAction) => app.transcriptKey(action), [app]);
+	const wheel = useCallback((direction: -1 | 1) => app.wheel(direction), [app]);
+	const quit = useCallback(() => app.quit(), [app]);
 	const parts = useMemo(
 		() => ({
 			items: snapshot.items,
@@ -65,9 +55,10 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 	const onDraw = useCallback((source: TranscriptSource, height: number) => viewport.attach(source, height), [viewport]);
 
 	const leave = () => app.showChat();
+	let offChat: ReactNode;
 	switch (screen.kind) {
 		case "search":
-			return (
+			offChat = (
 				<SearchScreen
 					controller={search}
 					currentSessionFile={view.getSessionFile()}
@@ -77,8 +68,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(hit) => void app.selectHit(hit)}
 				/>
 			);
+			break;
 		case "resume":
-			return (
+			offChat = (
 				<SessionSelector
 					{...snapshotProps(picker)}
 					currentSessionFile={view.getSessionFile()}
@@ -92,8 +84,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(path) => void app.pickSession(path)}
 				/>
 			);
+			break;
 		case "confirm":
-			return (
+			offChat = (
 				<ConfirmScreen
 					title={screen.title}
 					details={screen.details}
@@ -103,10 +96,12 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onConfirm={() => app.confirm()}
 				/>
 			);
+			break;
 		case "locked":
-			return <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+			offChat = <LockedSessionChoice message={screen.message} onChoose={(choice) => void app.chooseLocked(choice)} />;
+			break;
 		case "model":
-			return (
+			offChat = (
 				<ModelPicker
 					models={screen.models}
 					current={screen.current}
@@ -116,8 +111,9 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSelect={(ref) => app.chooseModel(ref)}
 				/>
 			);
+			break;
 		case "tree":
-			return (
+			offChat = (
 				<TreeView
 					key={screen.key}
 					tree={view.getTree()}
@@ -131,9 +127,12 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onNavigate={(id, options) => void app.navigateTree(id, options)}
 				/>
 			);
+			break;
 		case "chat":
 			break;
 	}
+	// Ctrl+C quits through the screen's own key handler: one handler per screen.
+	if (screen.kind !== "chat") return <QuitKeyContext.Provider value={quit}>{offChat}</QuitKeyContext.Provider>;
 
 	// One row short of the terminal: an Ink frame as tall as the terminal clears it on every frame.
 	return (
@@ -173,6 +172,8 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onSubmit={(text) => app.submit(text)}
 					onEscape={() => app.escape()}
 					onInterrupt={(isEmpty) => app.interrupt(isEmpty)}
+					onScreenKey={transcriptKey}
+					onWheel={wheel}
 				/>
 			</Box>
 			<Box flexShrink={0}>

@@ -1,11 +1,12 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useCallback, useRef, useState } from "react";
 import stringWidth from "string-width";
-import { matchKey } from "../controllers/keymap.js";
+import { matchConfirmScreenKey } from "../controllers/keymap.js";
 import { safeLine, safeText } from "../source/render/safe-text.js";
 import { DIALOG_FRAME_COLUMNS, DIALOG_FRAME_ROWS, fitLines } from "./fit-text.js";
-import { listWindow, moreMarker } from "./list-window.js";
+import { listWindow, moreMarker } from "./list/list-window.js";
 import { useInputReady } from "./use-input-ready.js";
+import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of ConfirmScreen. */
@@ -49,18 +50,24 @@ export function ConfirmScreen({ title, details, confirmLabel, detailsLabel, onCo
 	const [start, setStart] = useState(0);
 	// The last scroll position depends on the layout: read through a ref so the handler stays stable.
 	const maxStart = useRef(0);
-	useInput(
+	// One answer per dialog: a key after it in the same read (a double y) must not answer again,
+	// least of all a dialog that its command opened next.
+	const answeredFor = useRef<readonly string[] | null>(null);
+	useLatestInput(
 		useCallback(
-			(input, key) => {
-				const action = matchKey(input, key);
-				if (action === "submit" || input === "y") onConfirm();
-				else if (action === "cancel" || input === "n") onCancel();
-				else if (input === "v") setShowDetails((v) => !v);
+			(input, key, paste) => {
+				if (paste || answeredFor.current === details) return;
+				const action = matchConfirmScreenKey(input, key);
+				if (action === "confirm" || action === "decline") answeredFor.current = details;
+				if (action === "confirm") onConfirm();
+				else if (action === "decline") onCancel();
+				else if (action === "toggleDetails") setShowDetails((v) => !v);
 				else if (action === "up") setStart((s) => Math.max(0, s - 1));
 				else if (action === "down") setStart((s) => Math.min(maxStart.current, s + 1));
 			},
-			[onConfirm, onCancel],
+			[details, onConfirm, onCancel],
 		),
+		true,
 	);
 	const ready = useInputReady();
 	if (!ready) return null;

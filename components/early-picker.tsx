@@ -1,8 +1,7 @@
 import { useEffect, useSyncExternalStore } from "react";
 import type { EarlyPickerController } from "../controllers/early-picker.js";
-import { matchKey } from "../controllers/keymap.js";
+import { QuitKeyContext } from "./quit-key.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
-import { useLatestInput } from "./use-latest-input.js";
 import { useTerminalSize } from "./use-terminal-size.js";
 
 /** Props of `EarlyPicker`. */
@@ -23,21 +22,21 @@ export function EarlyPicker({ controller, onExit }: EarlyPickerProps) {
 	useEffect(() => {
 		void selector.load("project");
 	}, [selector]);
-	useLatestInput((value, key, paste) => {
-		if (!paste && matchKey(value, key) === "interrupt") onExit();
-	}, true);
+	// Ctrl+C quits through the picker's own key handler: one handler on the screen.
 	return (
-		<SessionSelector
-			{...snapshotProps(picker)}
-			currentSessionFile={undefined}
-			height={rows - 1}
-			width={columns}
-			isActive
-			onCancel={() => controller.cancel()}
-			onToggleScope={() => void selector.toggleScope()}
-			onDelete={(path) => void selector.deleteSession(path)}
-			onRename={(path, name) => void selector.renameSession(path, name)}
-			onSelect={(path) => controller.pick(path)}
-		/>
+		<QuitKeyContext.Provider value={onExit}>
+			<SessionSelector
+				{...snapshotProps(picker)}
+				currentSessionFile={undefined}
+				height={rows - 1}
+				width={columns}
+				isActive
+				onCancel={() => controller.cancel()}
+				onToggleScope={() => void selector.toggleScope()}
+				onDelete={(path) => void selector.deleteSession(path)}
+				onRename={(path, name) => void selector.renameSession(path, name)}
+				onSelect={(path) => controller.pick(path)}
+			/>
+		</QuitKeyContext.Provider>
 	);
 }

@@ -1,6 +1,8 @@
 import { type Key, useInput, useStdin } from "ink";
-import { useCallback, useEffect, useLayoutEffect, useRef } from "react";
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef } from "react";
 import { INITIAL_KEY_READER, readKeys } from "../controllers/key-reader.js";
+import { matchKey } from "../controllers/keymap.js";
+import { QuitKeyContext } from "./quit-key.js";
 
 /** Called once per key, in the order typed; `paste` is true for text from a bracketed paste. */
 export type KeyHandler = (input: string, key: Key, paste: boolean) => void;
@@ -33,14 +35,18 @@ export const NO_KEY: Key = {
  * Ink's `useInput`, but one call per key: a run of keys that arrived in one read (a fast typist,
  * tmux send-keys, SSH, key repeat) is split and applied in order, and a bracketed paste arrives as
  * text (`paste` true), never as keys. Mouse reports never reach `handler`: the wheel goes to `onWheel`. One stable subscription calls the latest `handler`: Ink
- * re-subscribes a changed handler in a passive effect, which a fast key could beat.
+ * re-subscribes a changed handler in a passive effect, which a fast key could beat. Under a
+ * `QuitKeyContext`, Ctrl+C quits instead of reaching `handler`: each screen has this one handler.
  */
 export function useLatestInput(handler: KeyHandler, isActive: boolean, onWheel?: (direction: -1 | 1) => void): void {
 	const latest = useRef(handler);
 	const wheel = useRef(onWheel);
+	const onQuit = useContext(QuitKeyContext);
+	const quit = useRef(onQuit);
 	useLayoutEffect(() => {
 		latest.current = handler;
 		wheel.current = onWheel;
+		quit.current = onQuit;
 	});
 	const { internal_eventEmitter: emitter } = useStdin();
 	// The exact string Ink's parser emitted: `useInput` decodes a run of keys as one and strips the
@@ -66,9 +72,12 @@ export function useLatestInput(handler: KeyHandler, isActive: boolean, onWheel?:
 				case "paste":
 					latest.current(event.text, NO_KEY, true);
 					break;
-				case "key":
-					latest.current(event.input, { ...NO_KEY, ...event.key }, false);
+				case "key": {
+					const key = { ...NO_KEY, ...event.key };
+					if (quit.current !== undefined && matchKey(event.input, key) === "interrupt") quit.current();
+					else latest.current(event.input, key, false);
 					break;
+				}
 				case "wheel":
 					wheel.current?.(event.direction);
 					break;

@@ -109,10 +109,15 @@ export function matchKey(input: string, key: KeyPress): KeyAction | undefined {
 	return undefined;
 }
 
+/** A Ctrl or Alt (Meta) chord: a key that never types its letter. */
+export function isChord(key: KeyPress): boolean {
+	return key.ctrl === true || key.meta === true;
+}
+
 /** The answer to a y/n prompt: y/Y confirms, n/N or Escape declines, anything else is ignored. */
 export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decline" | undefined {
 	if (key.escape) return "decline";
-	if (key.ctrl || key.meta) return undefined;
+	if (isChord(key)) return undefined;
 	if (input === "y" || input === "Y") return "confirm";
 	if (input === "n" || input === "N") return "decline";
 	return undefined;
@@ -124,6 +129,29 @@ export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decl
  */
 export function matchTreeKey(input: string, key: KeyPress): KeyAction | undefined {
 	const action = matchKey(input, key);
-	if (action === undefined && input === "l" && !key.ctrl && !key.meta) return "editLabel";
+	if (action === undefined && input === "l" && !isChord(key)) return "editLabel";
 	return action;
+}
+
+/** A letter that picks a choice by itself (the locked-session choice's f / r / c), in either case; never a Ctrl or Alt chord. */
+export function matchChoiceLetter<L extends string>(
+	input: string,
+	key: KeyPress,
+	letters: readonly L[],
+): L | undefined {
+	if (isChord(key)) return undefined;
+	return letters.find((letter) => letter === input.toLowerCase());
+}
+
+/** What a key does on the confirm screen. */
+export type ConfirmScreenAction = "confirm" | "decline" | "toggleDetails" | "up" | "down";
+
+/** Keys of the confirm screen: Enter or y confirms, Escape or n declines, v shows or hides the details, ↑/↓ scroll them. */
+export function matchConfirmScreenKey(input: string, key: KeyPress): ConfirmScreenAction | undefined {
+	const answer = matchConfirmKey(input, key);
+	if (answer !== undefined) return answer;
+	const action = matchKey(input, key);
+	if (action === "submit") return "confirm";
+	if (action === "up" || action === "down") return action;
+	return matchChoiceLetter(input, key, ["v"]) === "v" ? "toggleDetails" : undefined;
 }

@@ -1,6 +1,8 @@
 import { Box, Text } from "ink";
 import { useEffect, useRef } from "react";
+import type { KeyAction } from "../../controllers/keymap.js";
 import type { PathCompletion } from "../../source/path-completion.js";
+import { listWindow, windowStartFor } from "../list/list-window.js";
 import { type EditorBuffer, graphemes, isEmpty } from "./editor-buffer.js";
 import { useEditorInput } from "./use-editor-input.js";
 import {
@@ -38,6 +40,13 @@ export interface EditorProps {
 	readonly onEscape: () => void;
 	/** Ctrl+C; the app decides whether to clear (change `textKey`) or exit. */
 	readonly onInterrupt: (isEmpty: boolean) => void;
+	/**
+	 * Keys the screen takes before the editor (the chat's transcript keys), so that the screen has
+	 * one input handler: true when it took the key.
+	 */
+	readonly onScreenKey?: (action: KeyAction) => boolean;
+	/** The mouse wheel over the screen. */
+	readonly onWheel?: (direction: -1 | 1) => void;
 	/** The text to start with, and the text put in whenever `textKey` changes. */
 	readonly initialText?: string;
 	/**
@@ -75,6 +84,8 @@ export function Editor(props: EditorProps) {
 		onSubmit: props.onSubmit,
 		onEscape: props.onEscape,
 		onInterrupt: props.onInterrupt,
+		onScreenKey: props.onScreenKey,
+		onWheel: props.onWheel,
 	});
 
 	const appliedKey = useRef(textKey);
@@ -143,7 +154,11 @@ function CommandList({
 	readonly commands: readonly SlashCommand[];
 	readonly selected: number;
 }) {
-	const { start, end } = windowAround(commands.length, selected, MAX_LIST_ROWS);
+	const { start, end } = listWindow(
+		windowStartFor(selected, commands.length, MAX_LIST_ROWS),
+		commands.length,
+		MAX_LIST_ROWS,
+	);
 	const nameWidth = Math.max(...commands.map((command) => bareCommandName(command.name).length)) + 1;
 	return (
 		<Box flexDirection="column" paddingLeft={2}>
@@ -225,12 +240,6 @@ function layoutRows(buffer: EditorBuffer, width: number, showCursor: boolean): R
 		flush();
 	});
 	return rows;
-}
-
-/** A centred window of `size` rows over `count` items. */
-function windowAround(count: number, selected: number, size: number): { start: number; end: number } {
-	const start = Math.max(0, Math.min(selected - Math.floor(size / 2), count - size));
-	return { start, end: Math.min(count, start + size) };
 }
 
 const WIDE =

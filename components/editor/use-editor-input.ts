@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import { useCallback, useRef } from "react";
-import { type KeyAction, matchKey } from "../../controllers/keymap.js";
+import { isChord, type KeyAction, matchKey } from "../../controllers/keymap.js";
 import type { PathCompletion } from "../../source/path-completion.js";
 import { useLatestInput } from "../use-latest-input.js";
 import { type EditorBuffer, getText, graphemes, isEmpty, sanitizeInput, textBeforeCursor } from "./editor-buffer.js";
@@ -21,6 +21,10 @@ export interface EditorInputOptions {
 	readonly onSubmit: (text: string) => boolean | undefined;
 	readonly onEscape: () => void;
 	readonly onInterrupt: (isEmpty: boolean) => void;
+	/** Keys the screen takes before the editor (the transcript's); true when it took the key. */
+	readonly onScreenKey?: ((action: KeyAction) => boolean) | undefined;
+	/** The mouse wheel over the screen. */
+	readonly onWheel?: ((direction: -1 | 1) => void) | undefined;
 }
 
 /** Keys that map straight onto a buffer operation. */
@@ -79,7 +83,7 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 					runSearch(graphemes(query).slice(0, -1).join(""));
 					return;
 				case undefined:
-					if (input === "" || key.ctrl || key.meta) return;
+					if (input === "" || isChord(key)) return;
 					// The query is one line: a pasted newline becomes a space.
 					runSearch(query + sanitizeInput(input).replaceAll("\n", " "));
 					return;
@@ -141,9 +145,10 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 
 	const handleInput = useCallback(
 		(input: string, key: Key, isPaste: boolean) => {
-			const { disabled, commands, onEscape, onInterrupt } = props.current;
+			const { disabled, commands, onEscape, onInterrupt, onScreenKey } = props.current;
 			// A bracketed paste is text only, never a submit, even when it contains newlines.
 			const action = isPaste ? undefined : matchKey(input, key);
+			if (action !== undefined && onScreenKey?.(action)) return;
 			const state = getState();
 			if (state.search !== undefined) {
 				if (!disabled || action === "cancel" || action === "interrupt") handleSearchKey(input, key, action);
@@ -166,13 +171,14 @@ export function useEditorInput({ dispatch, getState }: EditorStore, options: Edi
 				return;
 			}
 			// An unbound Ctrl/Alt chord must not type its letter.
-			if (input === "" || (!isPaste && (key.ctrl || key.meta))) return;
+			if (input === "" || (!isPaste && isChord(key))) return;
 			dispatch({ type: "insert", text: sanitizeInput(input) });
 		},
 		[dispatch, getState, handleEditKey, handleSearchKey],
 	);
 
-	useLatestInput(handleInput, options.isActive);
+	const onWheel = useCallback((direction: -1 | 1) => props.current.onWheel?.(direction), []);
+	useLatestInput(handleInput, options.isActive, onWheel);
 }
 
 /** The word Tab completes: the current line left of the cursor, back to the last whitespace. */

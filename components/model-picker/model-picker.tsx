@@ -1,10 +1,12 @@
-import { Box, type Key, Text } from "ink";
+import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { matchKey } from "../../controllers/keymap.js";
 import { clip } from "../../source/cli/format.js";
 import type { ModelChoice } from "../../source/commands/types.js";
 import { safeLine } from "../../source/render/safe-text.js";
-import { listWindow, moreMarker } from "../list-window.js";
+import { FilterLine, ListRows } from "../list/list-frame.js";
+import { filterKeyFor } from "../list/list-keys.js";
+import { useList } from "../list/use-list.js";
 import { useInputReady } from "../use-input-ready.js";
 import { useLatestInput } from "../use-latest-input.js";
 import { useSyncReducer } from "../use-sync-reducer.js";
@@ -39,63 +41,30 @@ function detailsOf(model: ModelChoice): string {
 	return [name, windowLabel(model.contextWindow), model.reasoning ? "thinks" : ""].filter(Boolean).join(" · ");
 }
 
-/** Text a key types into the filter: control characters dropped, pasted line breaks become spaces. */
-function typedText(input: string, key: Key): string {
-	if (key.ctrl || key.meta) return "";
-	return input.replace(/[\r\n\t]+/g, " ").replace(/\p{Cc}/gu, "");
-}
-
 /** The `/model` picker: the available models, filterable and windowed; Enter picks, Escape goes back. */
 export function ModelPicker({ models, current, height, width, onSelect, onCancel }: ModelPickerProps) {
 	const rows = Math.max(1, height - CHROME_LINES);
 	const { state, dispatch, getState } = useSyncReducer(modelPickerReducer, () =>
 		initialModelPickerState(models, current, rows),
 	);
-	if (state.rows !== rows) dispatch({ type: "resize", rows });
+	if (state.list.height !== rows) dispatch({ type: "sync", all: state.all, height: rows });
+	const list = useList(state.list, dispatch);
 	useLatestInput((input, key, paste) => {
-		// The latest state, not the rendered one: the keys before this one in the same read count.
-		const { filter, matches, selected } = getState();
 		const action = paste ? undefined : matchKey(input, key);
-		switch (action) {
-			case "up":
-				return dispatch({ type: "move", delta: -1 });
-			case "down":
-				return dispatch({ type: "move", delta: 1 });
-			case "pageUp":
-				return dispatch({ type: "page", direction: -1 });
-			case "pageDown":
-				return dispatch({ type: "page", direction: 1 });
-			case "home":
-				return dispatch({ type: "first" });
-			case "end":
-				return dispatch({ type: "last" });
-			case "submit": {
-				const model = matches[selected];
-				if (model) onSelect(model.ref);
-				return;
-			}
-			case "cancel":
-				// Escape peels one layer: the filter first, then the picker itself.
-				if (filter.length > 0) dispatch({ type: "clearFilter" });
-				else onCancel();
-				return;
-			case "backspace":
-			case "delete":
-				return dispatch({ type: "backspace" });
-			case "killLine":
-				return dispatch({ type: "clearFilter" });
-			case undefined: {
-				const text = typedText(input, key);
-				if (text.length > 0) dispatch({ type: "type", text });
-				return;
-			}
-			default:
-				return;
+		if (list.moveFor(action)) return;
+		// The latest state, not the rendered one: the keys before this one in the same read count.
+		const { filter, list: latest } = getState();
+		if (action === "submit") {
+			const model = latest.items[latest.selected];
+			if (model) onSelect(model.ref);
+			return;
 		}
+		const edit = filterKeyFor(action, input, key, filter);
+		if (edit === "close") onCancel();
+		else if (edit) dispatch({ type: "filter", edit });
 	}, true);
 	const ready = useInputReady();
-	const window = listWindow(state.windowStart, state.matches.length, state.rows);
-	const visible = state.matches.slice(window.start, window.end);
+	const visible = list.visibleItems;
 	let body: ReactNode;
 	if (!ready) body = null;
 	else if (models.length === 0) body = <Text dimColor>No models available</Text>;
@@ -103,7 +72,7 @@ export function ModelPicker({ models, current, height, width, onSelect, onCancel
 		body = <Text dimColor wrap="truncate">{`No models match "${safeLine(state.filter)}"`}</Text>;
 	else
 		body = visible.map((model, i) => {
-			const selected = window.start + i === state.selected;
+			const selected = list.windowStart + i === list.selected;
 			const isCurrent = model.ref === current;
 			const details = detailsOf(model);
 			return (
@@ -123,15 +92,10 @@ export function ModelPicker({ models, current, height, width, onSelect, onCancel
 			<Text bold wrap="truncate">
 				{`Switch model — now ${safeLine(current)}`}
 			</Text>
-			<Text wrap="truncate">
-				<Text dimColor>Filter: </Text>
-				{state.filter.length > 0 ? <Text>{safeLine(state.filter)}</Text> : <Text dimColor>type to search</Text>}
-			</Text>
-			<Text dimColor>{moreMarker("above", window.above)}</Text>
-			<Box flexDirection="column" height={rows}>
+			<FilterLine filter={state.filter} />
+			<ListRows list={list} height={rows}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", window.below)}</Text>
+			</ListRows>
 			<Text dimColor wrap="truncate">
 				{clip(MODEL_PICKER_FOOTER, width)}
 			</Text>

@@ -6,7 +6,7 @@ import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import type { IndexedRole, SearchHit } from "../../source/index/session-index.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { graphemes } from "../editor/editor-buffer.js";
-import { moreMarker } from "../list-window.js";
+import { ListRows } from "../list/list-frame.js";
 import { type SearchViewCallbacks, useSearchViewInput } from "./use-search-view-input.js";
 import { hitKey, useSearchViewState } from "./use-search-view-state.js";
 
@@ -139,7 +139,7 @@ export function SearchView(props: SearchViewProps) {
 	const rows = Math.max(1, Math.floor((height - CHROME_LINES) / HIT_LINES));
 	const api = useSearchViewState(initialQuery, hits, hitsQuery, rows);
 	useSearchViewInput({ ...props, api, isActive });
-	const { state, query, visibleHits, hiddenAbove, hiddenBelow } = api;
+	const { state, query, list } = api;
 
 	// The controller already answers the prefilled query: report edits only.
 	const reported = useRef(initialQuery);
@@ -157,11 +157,11 @@ export function SearchView(props: SearchViewProps) {
 	else if (!searched) body = <Text dimColor>Type to search every session</Text>;
 	else if (hits.length === 0) body = <Text dimColor>No matches</Text>;
 	else
-		body = visibleHits.map((hit, i) => (
+		body = list.visibleItems.map((hit, i) => (
 			<HitRow
 				key={hitKey(hit)}
 				hit={hit}
-				selected={state.windowStart + i === state.selected}
+				selected={list.windowStart + i === list.selected}
 				current={hit.sessionPath === currentSessionFile}
 				now={now}
 			/>
@@ -175,11 +175,9 @@ export function SearchView(props: SearchViewProps) {
 			</Text>
 			<QueryLine text={query} col={state.buffer.col} />
 			{statusLine(props)}
-			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
-			<Box flexDirection="column" height={rows * HIT_LINES}>
+			<ListRows list={list} height={rows * HIT_LINES}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
+			</ListRows>
 			<Text dimColor wrap="truncate-end">
 				↑↓ PgUp/PgDn move · Enter open · Tab scope · role:user since:7d until:2026-11-01 filter · Esc back
 			</Text>

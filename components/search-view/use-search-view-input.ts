@@ -1,6 +1,7 @@
 import type { Key } from "ink";
 import { type KeyAction, matchKey } from "../../controllers/keymap.js";
 import type { SearchHit } from "../../source/index/session-index.js";
+import { typedText } from "../list/list-keys.js";
 import { useLatestInput } from "../use-latest-input.js";
 import type { QueryEdit, SearchViewStateApi } from "./use-search-view-state.js";
 
@@ -44,23 +45,12 @@ export function useSearchViewInput(options: SearchViewInputOptions): void {
 		const { dispatch } = api;
 		if (paste) return dispatch({ type: "type", text: input });
 		const action = matchKey(input, key);
+		if (api.list.moveFor(action)) return;
 		switch (action) {
-			case "up":
-				return dispatch({ type: "move", delta: -1 });
-			case "down":
-				return dispatch({ type: "move", delta: 1 });
-			case "pageUp":
-				return dispatch({ type: "page", direction: -1 });
-			case "pageDown":
-				return dispatch({ type: "page", direction: 1 });
-			case "home":
-				return dispatch({ type: "first" });
-			case "end":
-				return dispatch({ type: "last" });
 			case "submit": {
 				// The latest state, not the rendered one: keys before Enter in the same read moved the selection.
-				const { hits, selected } = api.getState();
-				const hit = hits[selected];
+				const { list } = api.getState();
+				const hit = list.items[list.selected];
 				if (hit) onSelect(hit);
 				return;
 			}
@@ -73,7 +63,6 @@ export function useSearchViewInput(options: SearchViewInputOptions): void {
 		}
 		const edit = queryEdit(action);
 		if (edit !== undefined) dispatch({ type: "edit", edit });
-		else if (action === undefined && !key.ctrl && !key.meta && input.length > 0)
-			dispatch({ type: "type", text: input });
+		else if (action === undefined && typedText(input, key).length > 0) dispatch({ type: "type", text: input });
 	}, options.isActive);
 }

@@ -15,22 +15,19 @@ import {
 	wordLeft,
 	wordRight,
 } from "../editor/editor-buffer.js";
-import { listWindow, windowStartFor } from "../list-window.js";
+import { cleanTyped } from "../list/list-keys.js";
+import { initialListState, type ListMoveAction, type ListState, listReducer } from "../list/list-state.js";
+import { type ListApi, useList } from "../list/use-list.js";
 import { useSyncReducer } from "../use-sync-reducer.js";
 
 /** Everything the search screen shows besides the controller's results: the query line and the window. */
 export interface SearchViewState {
 	/** The query line (one line; the cursor counts graphemes). */
 	readonly buffer: EditorBuffer;
-	readonly hits: readonly SearchHit[];
 	/** The query the hits answer; a new one puts the selection back on the best hit. */
 	readonly hitsQuery: string;
-	/** How many rows fit. */
-	readonly rows: number;
-	/** Index into `hits`. */
-	readonly selected: number;
-	/** Index of the first visible hit. */
-	readonly windowStart: number;
+	/** The hits, the selection and the window. */
+	readonly list: ListState<SearchHit>;
 }
 
 /** How the query line is edited. */
@@ -50,10 +47,7 @@ export type SearchViewAction =
 	| { readonly type: "sync"; readonly hits: readonly SearchHit[]; readonly query: string; readonly rows: number }
 	| { readonly type: "type"; readonly text: string }
 	| { readonly type: "edit"; readonly edit: QueryEdit }
-	| { readonly type: "move"; readonly delta: number }
-	| { readonly type: "page"; readonly direction: 1 | -1 }
-	| { readonly type: "first" }
-	| { readonly type: "last" };
+	| ListMoveAction;
 
 const EDITS: Readonly<Record<QueryEdit, (buffer: EditorBuffer) => EditorBuffer>> = {
 	left: moveLeft,
@@ -73,23 +67,12 @@ export function hitKey(hit: SearchHit): string {
 	return `${hit.sessionPath}\0${hit.entryId ?? ""}\0${hit.timestamp}`;
 }
 
-function select(state: SearchViewState, index: number): SearchViewState {
-	const count = state.hits.length;
-	const selected = count === 0 ? 0 : Math.max(0, Math.min(index, count - 1));
-	return { ...state, selected, windowStart: windowStartFor(selected, count, state.rows) };
-}
-
 /** New results: the same query (the index caught up) keeps the selected hit; a new query starts at the best. */
 function sync(state: SearchViewState, hits: readonly SearchHit[], query: string, rows: number): SearchViewState {
-	const previous = state.hits[state.selected];
-	const kept =
-		query === state.hitsQuery && previous !== undefined ? hits.findIndex((h) => hitKey(h) === hitKey(previous)) : -1;
-	return select({ ...state, hits, hitsQuery: query, rows: Math.max(1, rows) }, Math.max(kept, 0));
-}
-
-/** Text a key press types into the one-line query: line breaks and tabs become spaces, control bytes go. */
-export function typedQueryText(input: string): string {
-	return input.replace(/[\r\n\t]+/g, " ").replace(/\p{Cc}/gu, "");
+	const resized = listReducer(state.list, { type: "resize", height: rows });
+	const keyOf = query === state.hitsQuery ? hitKey : undefined;
+	const list = listReducer(resized, { type: "reload", items: hits, keyOf, fallback: 0 });
+	return list === state.list && query === state.hitsQuery ? state : { ...state, hitsQuery: query, list };
 }
 
 /** The search screen's pure reducer. */
@@ -98,19 +81,15 @@ export function searchViewReducer(state: SearchViewState, action: SearchViewActi
 		case "sync":
 			return sync(state, action.hits, action.query, action.rows);
 		case "type":
-			return { ...state, buffer: insertText(state.buffer, typedQueryText(action.text)) };
+			return { ...state, buffer: insertText(state.buffer, cleanTyped(action.text)) };
 		case "edit": {
 			const buffer = EDITS[action.edit](state.buffer);
 			return buffer === state.buffer ? state : { ...state, buffer };
 		}
-		case "move":
-			return select(state, state.selected + action.delta);
-		case "page":
-			return select(state, state.selected + action.direction * state.rows);
-		case "first":
-			return select(state, 0);
-		case "last":
-			return select(state, state.hits.length - 1);
+		case "list": {
+			const list = listReducer(state.list, action.move);
+			return list === state.list ? state : { ...state, list };
+		}
 	}
 }
 
@@ -121,28 +100,17 @@ export function initialSearchViewState(
 	hitsQuery: string,
 	rows: number,
 ): SearchViewState {
-	const empty: SearchViewState = {
-		buffer: fromText(typedQueryText(query)),
-		hits: [],
-		hitsQuery,
-		rows: 1,
-		selected: 0,
-		windowStart: 0,
-	};
-	return sync(empty, hits, hitsQuery, rows);
+	return { buffer: fromText(cleanTyped(query)), hitsQuery, list: initialListState(hits, rows) };
 }
 
-/** The state hook's result: state, dispatch and what the view derives from them. */
+/** The state hook's result: state, dispatch, the query line's text and the list's view and verbs. */
 export interface SearchViewStateApi {
 	readonly state: SearchViewState;
 	readonly dispatch: Dispatch<SearchViewAction>;
 	/** The state after every action so far, rendered or not: what the next key of a burst acts on. */
 	readonly getState: () => SearchViewState;
 	readonly query: string;
-	readonly selectedHit: SearchHit | undefined;
-	readonly visibleHits: readonly SearchHit[];
-	readonly hiddenAbove: number;
-	readonly hiddenBelow: number;
+	readonly list: ListApi<SearchHit>;
 }
 
 /** Owns the query line and the window; follows new hits (answering `hitsQuery`) and row counts. */
@@ -155,21 +123,10 @@ export function useSearchViewState(
 	const { state, dispatch, getState } = useSyncReducer(searchViewReducer, () =>
 		initialSearchViewState(initialQuery, hits, hitsQuery, rows),
 	);
-	const wantedRows = Math.max(1, rows);
 	// Synced during render (not in an effect), so new results never show one stale frame.
-	if (state.hits !== hits || state.hitsQuery !== hitsQuery || state.rows !== wantedRows)
+	if (state.list.items !== hits || state.hitsQuery !== hitsQuery || state.list.height !== Math.max(1, rows))
 		dispatch({ type: "sync", hits, query: hitsQuery, rows });
-	return useMemo(() => {
-		const window = listWindow(state.windowStart, state.hits.length, state.rows);
-		return {
-			state,
-			dispatch,
-			getState,
-			query: getText(state.buffer),
-			selectedHit: state.hits[state.selected],
-			visibleHits: state.hits.slice(window.start, window.end),
-			hiddenAbove: window.above,
-			hiddenBelow: window.below,
-		};
-	}, [state, dispatch, getState]);
+	const list = useList(state.list, dispatch);
+	const query = getText(state.buffer);
+	return useMemo(() => ({ state, dispatch, getState, query, list }), [state, dispatch, getState, query, list]);
 }

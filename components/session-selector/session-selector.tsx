@@ -4,7 +4,7 @@ import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector
 import { clip, formatRelativeTime } from "../../source/cli/format.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
-import { moreMarker } from "../list-window.js";
+import { FilterLine, ListRows } from "../list/list-frame.js";
 import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
@@ -148,7 +148,7 @@ export function SessionSelector(props: SessionSelectorProps) {
 	const rows = Math.max(1, height - CHROME_LINES);
 	const api = useSessionSelectorState(sessions, rows);
 	useSessionSelectorInput({ ...props, api, isActive });
-	const { state, visibleSessions, hiddenAbove, hiddenBelow } = api;
+	const { state, list } = api;
 	const now = new Date();
 	const title =
 		scope === "project"
@@ -161,14 +161,14 @@ export function SessionSelector(props: SessionSelectorProps) {
 	else if (loading && sessions.length === 0)
 		body = <Text dimColor>{progress ? `Indexing sessions… ${progress}` : "Loading sessions…"}</Text>;
 	else if (sessions.length === 0) body = <Text dimColor>No sessions yet</Text>;
-	else if (state.matches.length === 0)
+	else if (list.visibleItems.length === 0)
 		body = <Text dimColor wrap="truncate">{`No sessions match "${state.filter}"`}</Text>;
 	else
-		body = visibleSessions.map((session, i) => (
+		body = list.visibleItems.map((session, i) => (
 			<SessionRow
 				key={session.path}
 				session={session}
-				selected={state.windowStart + i === state.selected}
+				selected={list.windowStart + i === list.selected}
 				current={session.path === currentSessionFile}
 				showCwd={scope === "all"}
 				width={width}
@@ -185,15 +185,10 @@ export function SessionSelector(props: SessionSelectorProps) {
 					<Text dimColor>{progress ? ` (indexing ${progress}…)` : " (loading…)"}</Text>
 				) : null}
 			</Text>
-			<Text wrap="truncate">
-				<Text dimColor>Filter: </Text>
-				{state.filter.length > 0 ? <Text>{state.filter}</Text> : <Text dimColor>type to search</Text>}
-			</Text>
-			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
-			<Box flexDirection="column" height={rows}>
+			<FilterLine filter={state.filter} />
+			<ListRows list={list} height={rows}>
 				{body}
-			</Box>
-			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
+			</ListRows>
 			<StatusLine mode={state.mode} error={error} notice={notice} />
 			<Text dimColor wrap="truncate">
 				{clip(footerFor(state.mode), width)}

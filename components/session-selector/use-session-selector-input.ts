@@ -1,5 +1,6 @@
 import type { Key } from "ink";
-import { type KeyAction, matchConfirmKey, matchKey } from "../../controllers/keymap.js";
+import { matchConfirmKey, matchKey } from "../../controllers/keymap.js";
+import { filterEditFor, filterKeyFor } from "../list/list-keys.js";
 import { useLatestInput } from "../use-latest-input.js";
 import type { SessionSelectorStateApi } from "./use-session-selector-state.js";
 
@@ -18,30 +19,14 @@ export interface SessionSelectorInputOptions extends SessionSelectorCallbacks {
 	readonly isActive: boolean;
 }
 
-/** Text a key press types: control characters dropped, pasted line breaks and tabs become spaces. */
-function typedText(input: string, key: Key): string {
-	if (key.ctrl || key.meta || input.length === 0) return "";
-	return input.replace(/[\r\n\t]+/g, " ").replace(/\p{Cc}/gu, "");
-}
-
-/** The editing keys shared by the filter and the rename field. */
-type EditAction = "erase" | "clear";
-
-function editAction(action: KeyAction | undefined): EditAction | undefined {
-	// Terminals send DEL (0x7f) for Backspace and Ink reports it as `delete`; with no cursor both erase.
-	if (action === "backspace" || action === "delete") return "erase";
-	if (action === "killLine") return "clear";
-	return undefined;
-}
-
 /** Binds the picker's keys; it only dispatches to the state hook and calls back. */
 export function useSessionSelectorInput(options: SessionSelectorInputOptions): void {
 	useLatestInput((input: string, key: Key, paste: boolean) => {
 		const { api, onSelect, onCancel, onDelete, onRename, onToggleScope } = options;
 		const { dispatch } = api;
 		// The latest state, not the rendered one: the keys before this one in the same read count.
-		const { mode, filter, matches, selected } = api.getState();
-		const selectedSession = matches[selected];
+		const { mode, filter, list } = api.getState();
+		const selectedSession = list.items[list.selected];
 		if (mode.kind === "confirmDelete") {
 			if (paste) return;
 			const answer = matchConfirmKey(input, key);
@@ -51,41 +36,22 @@ export function useSessionSelectorInput(options: SessionSelectorInputOptions): v
 		}
 		// Pasted text is typed, never read as keys.
 		const action = paste ? undefined : matchKey(input, key);
-		const edit = editAction(action);
 		if (mode.kind === "rename") {
 			if (action === "submit") {
 				const name = mode.text.trim();
 				if (name.length > 0) onRename(mode.path, name);
 				dispatch({ type: "endMode" });
 			} else if (action === "cancel") dispatch({ type: "endMode" });
-			else if (edit === "erase") dispatch({ type: "renameBackspace" });
-			else if (edit === "clear") dispatch({ type: "renameClear" });
-			else if (action === undefined) {
-				const text = typedText(input, key);
-				if (text.length > 0) dispatch({ type: "renameType", text });
+			else {
+				const edit = filterEditFor(action, input, key);
+				if (edit) dispatch({ type: "renameEdit", edit });
 			}
 			return;
 		}
+		if (api.list.moveFor(action)) return;
 		switch (action) {
-			case "up":
-				return dispatch({ type: "move", delta: -1 });
-			case "down":
-				return dispatch({ type: "move", delta: 1 });
-			case "pageUp":
-				return dispatch({ type: "page", direction: -1 });
-			case "pageDown":
-				return dispatch({ type: "page", direction: 1 });
-			case "home":
-				return dispatch({ type: "first" });
-			case "end":
-				return dispatch({ type: "last" });
 			case "submit":
 				if (selectedSession) onSelect(selectedSession.path);
-				return;
-			case "cancel":
-				// Escape peels one layer: the filter first, then the picker itself.
-				if (filter.length > 0) dispatch({ type: "clearFilter" });
-				else onCancel();
 				return;
 			case "tab":
 				return onToggleScope();
@@ -98,11 +64,8 @@ export function useSessionSelectorInput(options: SessionSelectorInputOptions): v
 			default:
 				break;
 		}
-		if (edit === "erase") dispatch({ type: "backspace" });
-		else if (edit === "clear") dispatch({ type: "clearFilter" });
-		else if (action === undefined) {
-			const text = typedText(input, key);
-			if (text.length > 0) dispatch({ type: "type", text });
-		}
+		const edit = filterKeyFor(action, input, key, filter);
+		if (edit === "close") onCancel();
+		else if (edit) dispatch({ type: "filter", edit });
 	}, options.isActive);
 }

@@ -1,6 +1,7 @@
 import type { KeyAction } from "../../controllers/keymap.js";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { windowStartFor } from "../list-window.js";
+import { cleanTyped, editFilter, listMoveFor } from "../list/list-keys.js";
+import { initialListState, type ListState, listReducer } from "../list/list-state.js";
 import { nextFilter, type TreeFilter } from "./entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
 
@@ -26,16 +27,14 @@ export const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with instr
 export interface TreeViewState {
 	readonly tree: readonly ReadonlySessionTreeNode[];
 	readonly leafId: string | null;
-	/** Rows in the window. */
-	readonly height: number;
 	readonly filter: TreeFilter;
 	readonly search: string;
 	readonly folded: ReadonlySet<string>;
-	/** Derived from tree, leaf, filter, search and folds; only recomputed when one of them changes. */
-	readonly rows: readonly TreeRow[];
-	readonly selected: number;
-	/** First row of the window, which is centred on the selection. */
-	readonly windowStart: number;
+	/**
+	 * The rows (derived from tree, leaf, filter, search and folds; only recomputed when one of them
+	 * changes), the selection and the window, as tall as the view leaves for rows.
+	 */
+	readonly list: ListState<TreeRow>;
 	readonly mode: TreeViewMode;
 	/** Focused entry of `SUMMARY_CHOICES`. */
 	readonly choice: number;
@@ -63,11 +62,9 @@ export function windowHeight(height: number): number {
 	return Math.max(1, Math.floor(height));
 }
 
-function withWindow(state: TreeViewState): TreeViewState {
-	const last = state.rows.length - 1;
-	const selected = Math.min(Math.max(state.selected, 0), Math.max(last, 0));
-	const windowStart = windowStartFor(selected, state.rows.length, state.height);
-	return selected === state.selected && windowStart === state.windowStart ? state : { ...state, selected, windowStart };
+/** The state with `list`; the same object when the list did not change. */
+function withList(state: TreeViewState, list: ListState<TreeRow>): TreeViewState {
+	return list === state.list ? state : { ...state, list };
 }
 
 type RowInputs = Partial<Pick<TreeViewState, "tree" | "leafId" | "filter" | "search" | "folded">>;
@@ -81,10 +78,9 @@ function withRows(state: TreeViewState, changes: RowInputs): TreeViewState {
 		search: next.search,
 		folded: next.folded,
 	});
-	const selectedId = state.rows[state.selected]?.id;
-	let selected = selectedId === undefined ? -1 : rows.findIndex((row) => row.id === selectedId);
-	if (selected < 0) selected = rows.some((row) => row.onActivePath) ? initialRowIndex(rows) : state.selected;
-	return withWindow({ ...next, rows, selected });
+	// The selection follows its entry; when that is hidden, back to the leaf (if its path shows).
+	const fallback = rows.some((row) => row.onActivePath) ? initialRowIndex(rows) : state.list.selected;
+	return { ...next, list: listReducer(state.list, { type: "reload", items: rows, keyOf: (row) => row.id, fallback }) };
 }
 
 /** What a tree view opens with: its source, and optionally the entry to put the selection on. */
@@ -108,35 +104,27 @@ function initialSelection(source: TreeViewInit): { filter: TreeFilter; rows: Tre
 /** The state a tree view opens with: default filter, selection on the current leaf (or on `selectedId`). */
 export function initTreeViewState(source: TreeViewInit): TreeViewState {
 	const { filter, rows, selected } = initialSelection(source);
-	return withWindow({
+	return {
 		tree: source.tree,
 		leafId: source.leafId,
-		height: windowHeight(source.height),
 		filter,
 		search: "",
 		folded: new Set(),
-		rows,
-		selected,
-		windowStart: 0,
+		list: initialListState(rows, windowHeight(source.height), selected),
 		mode: "browse",
 		choice: 0,
 		text: "",
 		targetId: null,
 		outcome: null,
-	});
-}
-
-/** Text a key press types: control characters dropped, pasted line breaks and tabs become spaces. */
-export function typedText(input: string): string {
-	return input.replace(/[\r\n\t]+/g, " ").replace(/\p{Cc}/gu, "");
+	};
 }
 
 function dropLastChar(text: string): string {
-	return Array.from(text).slice(0, -1).join("");
+	return editFilter(text, { type: "erase" });
 }
 
 function toggleFold(state: TreeViewState, fold: boolean): TreeViewState {
-	const row = state.rows[state.selected];
+	const row = state.list.items[state.list.selected];
 	if (!row || (fold ? !row.hasChildren || row.folded : !row.folded)) return state;
 	const folded = new Set(state.folded);
 	if (fold) folded.add(row.id);
@@ -149,7 +137,7 @@ function navigate(state: TreeViewState, entryId: string, options: NavigateOption
 }
 
 function submitRow(state: TreeViewState): TreeViewState {
-	const row = state.rows[state.selected];
+	const row = state.list.items[state.list.selected];
 	if (!row || row.id === state.leafId) return state;
 	// Moving along the active path abandons nothing, so there is nothing to summarize.
 	if (row.onActivePath) return navigate(state, row.id, { summarize: false });
@@ -157,20 +145,9 @@ function submitRow(state: TreeViewState): TreeViewState {
 }
 
 function browseKey(state: TreeViewState, action: KeyAction | undefined, input: string): TreeViewState {
-	const move = (to: number) => withWindow({ ...state, selected: to });
+	const move = listMoveFor(action);
+	if (move) return withList(state, listReducer(state.list, move));
 	switch (action) {
-		case "up":
-			return move(state.selected - 1);
-		case "down":
-			return move(state.selected + 1);
-		case "pageUp":
-			return move(state.selected - state.height);
-		case "pageDown":
-			return move(state.selected + state.height);
-		case "home":
-			return move(0);
-		case "end":
-			return move(state.rows.length - 1);
 		case "tab":
 			return withRows(state, { filter: nextFilter(state.filter) });
 		case "left":
@@ -188,12 +165,12 @@ function browseKey(state: TreeViewState, action: KeyAction | undefined, input: s
 			return state.search !== "" ? withRows(state, { search: "" }) : state;
 		case "editLabel": {
 			// `l` edits the label only before a search starts; after that it is just a letter.
-			const row = state.rows[state.selected];
+			const row = state.list.items[state.list.selected];
 			if (state.search !== "") return withRows(state, { search: state.search + input });
 			return row ? { ...state, mode: "label", targetId: row.id, text: row.label ?? "" } : state;
 		}
 		case undefined: {
-			const text = typedText(input);
+			const text = cleanTyped(input);
 			return text === "" ? state : withRows(state, { search: state.search + text });
 		}
 		default:
@@ -204,11 +181,12 @@ function browseKey(state: TreeViewState, action: KeyAction | undefined, input: s
 function choiceKey(state: TreeViewState, action: KeyAction | undefined): TreeViewState {
 	const targetId = state.targetId;
 	if (targetId === null) return { ...state, mode: "browse" };
+	const move = listMoveFor(action);
+	if (move) {
+		const choices = initialListState(SUMMARY_CHOICES, SUMMARY_CHOICES.length, state.choice);
+		return { ...state, choice: listReducer(choices, move).selected };
+	}
 	switch (action) {
-		case "up":
-			return { ...state, choice: Math.max(0, state.choice - 1) };
-		case "down":
-			return { ...state, choice: Math.min(SUMMARY_CHOICES.length - 1, state.choice + 1) };
 		case "submit":
 			if (state.choice === 0) return navigate(state, targetId, { summarize: false });
 			if (state.choice === 1) return navigate(state, targetId, { summarize: true });
@@ -247,7 +225,7 @@ function textKey(state: TreeViewState, action: KeyAction | undefined, input: str
 			return { ...state, text: "" };
 		case undefined:
 		case "editLabel": {
-			const text = typedText(input);
+			const text = cleanTyped(input);
 			return text === "" ? state : { ...state, text: state.text + text };
 		}
 		default:
@@ -256,10 +234,9 @@ function textKey(state: TreeViewState, action: KeyAction | undefined, input: str
 }
 
 function sync(state: TreeViewState, source: TreeViewSource): TreeViewState {
-	const height = windowHeight(source.height);
 	const changed = source.tree !== state.tree || source.leafId !== state.leafId;
 	const next = changed ? withRows(state, { tree: source.tree, leafId: source.leafId }) : state;
-	return height === next.height ? next : withWindow({ ...next, height });
+	return withList(next, listReducer(next.list, { type: "resize", height: source.height }));
 }
 
 /** The tree view's state machine: key presses per mode, and props arriving. Pure. */

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { memo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { moreMarker } from "../list-window.js";
+import { moreMarker } from "../list/list-window.js";
 import { footerLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
@@ -100,7 +100,7 @@ function ModePrompt({ state }: { readonly state: TreeViewState }) {
 /** The `/tree` view: the session's entries as a graph to browse, filter, search, fold, label and navigate. */
 export function TreeView(props: TreeViewProps) {
 	const { tree, leafId, height, width, isActive, initialSelectedId, onNavigate, onLabel, onCancel } = props;
-	const { state, dispatch, visibleRows, hiddenAbove, hiddenBelow } = useTreeViewState({
+	const { state, dispatch, list } = useTreeViewState({
 		tree,
 		leafId,
 		height,
@@ -110,7 +110,8 @@ export function TreeView(props: TreeViewProps) {
 		onCancel,
 	});
 	useTreeViewInput(dispatch, isActive);
-	const { rows, search, filter, windowStart, selected } = state;
+	const { search, filter } = state;
+	const rows = state.list.items;
 	const empty = tree.length === 0 ? "No entries" : "No matching entries";
 	return (
 		<Box flexDirection="column" width={width}>
@@ -122,16 +123,16 @@ export function TreeView(props: TreeViewProps) {
 					Search: <Text color="cyan">{safeLine(search)}</Text> ({rows.length} {rows.length === 1 ? "match" : "matches"})
 				</Text>
 			)}
-			<Text dimColor>{moreMarker("above", hiddenAbove)}</Text>
+			<Text dimColor>{moreMarker("above", list.hiddenAbove)}</Text>
 			{rows.length === 0 ? (
 				<Text dimColor wrap="truncate-end">
 					{empty}
 				</Text>
 			) : null}
-			{visibleRows.map((row, index) => (
-				<RowLine key={row.id} row={row} selected={windowStart + index === selected} width={width} />
+			{list.visibleItems.map((row, index) => (
+				<RowLine key={row.id} row={row} selected={list.windowStart + index === list.selected} width={width} />
 			))}
-			<Text dimColor>{moreMarker("below", hiddenBelow)}</Text>
+			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
 			<ModePrompt state={state} />
 			{footerLines(state).map((line) => (
 				<Text key={line} dimColor wrap="truncate-end">

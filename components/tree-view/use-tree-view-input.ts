@@ -1,6 +1,6 @@
 import type { Key } from "ink";
 import { type Dispatch, useCallback } from "react";
-import { matchTreeKey } from "../../controllers/keymap.js";
+import { isChord, matchTreeKey } from "../../controllers/keymap.js";
 import { useLatestInput } from "../use-latest-input.js";
 import type { TreeViewAction } from "./tree-view-reducer.js";
 
@@ -11,7 +11,7 @@ export function useTreeViewInput(dispatch: Dispatch<TreeViewAction>, isActive: b
 			// Pasted text is typed into the search or the label, never read as keys.
 			const action = paste ? undefined : matchTreeKey(input, key);
 			// Ctrl/Meta chords that are not actions must not type their letter.
-			if (action === undefined && !paste && (key.ctrl || key.meta)) return;
+			if (action === undefined && !paste && isChord(key)) return;
 			dispatch({ type: "key", action, input });
 		},
 		[dispatch],

@@ -1,6 +1,6 @@
 import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
 import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { listWindow } from "../list-window.js";
+import { type ListView, listView } from "../list/list-state.js";
 import { treeChromeLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import {
@@ -34,9 +34,8 @@ export interface TreeViewStateOptions extends TreeViewCallbacks {
 export interface TreeViewStateApi {
 	readonly state: TreeViewState;
 	readonly dispatch: Dispatch<TreeViewAction>;
-	readonly visibleRows: readonly TreeRow[];
-	readonly hiddenAbove: number;
-	readonly hiddenBelow: number;
+	/** The rows of the window, the selection and what is hidden each side. */
+	readonly list: ListView<TreeRow>;
 }
 
 /** Owns the tree view's state (rows, selection, window, mode) and reports outcomes to the owner. */
@@ -56,7 +55,7 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 	const rowCount = windowHeight(height - treeChromeLines(state));
 	// New props are folded in during render (React's "derive state from props" update), so the first
 	// frame after a change already shows the new rows.
-	if (state.tree !== tree || state.leafId !== leafId || state.height !== rowCount) {
+	if (state.tree !== tree || state.leafId !== leafId || state.list.height !== rowCount) {
 		dispatch({ type: "sync", tree, leafId, height: rowCount });
 	}
 
@@ -84,8 +83,6 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 		}
 	}, [outcome, onNavigate, onLabel, onCancel]);
 
-	const { rows, windowStart } = state;
-	const window = listWindow(windowStart, rows.length, state.height);
-	const visibleRows = useMemo(() => rows.slice(window.start, window.end), [rows, window.start, window.end]);
-	return { state, dispatch, visibleRows, hiddenAbove: window.above, hiddenBelow: window.below };
+	const list = useMemo(() => listView(state.list), [state.list]);
+	return { state, dispatch, list };
 }

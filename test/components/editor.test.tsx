@@ -353,3 +353,22 @@ describe("file path completion", () => {
 		expect(below(frame)[7]).toBe("    … +3 more");
 	});
 });
+
+describe("the screen's keys through the editor's one handler", () => {
+	it("offers every key to the screen first; a key it takes never reaches the editor", async () => {
+		const seen: string[] = [];
+		const onScreenKey = vi.fn((action: string) => {
+			seen.push(action);
+			return action === "home";
+		});
+		const { press, type } = await mount({ onScreenKey });
+		await type("ab");
+		// Home was the screen's: the cursor stays at the end.
+		await press(KEYS.home, () => seen.includes("home"));
+		await press("c", (f) => rows(f)[0] === "› abc");
+		// ← was not: the editor moves the cursor.
+		await press(KEYS.left, () => seen.includes("left"));
+		await press("x", (f) => rows(f)[0] === "› abxc");
+		expect(seen).toEqual(["home", "left"]);
+	});
+});

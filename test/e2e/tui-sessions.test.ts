@@ -40,6 +40,16 @@ describe("session operations from the full-screen UI", () => {
 		expect(screen).not.toContain("answer to the other session");
 	});
 
+	it("Ctrl+C on the /resume picker quits, as on every screen but the chat", async () => {
+		await seed("a session to list");
+		const t = temp.open();
+		await t.waitFor("Type a prompt");
+		await command(t, "/resume");
+		await t.waitFor("a session to list");
+		t.write("\x03");
+		expect(await t.exited()).toBe(0);
+	});
+
 	it("xcsh --resume opens the picker; /fork continues in a new session with the history", async () => {
 		const original = await seed("fork me");
 		const t = temp.open({ args: ["--resume"] });
