@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
-import type { SessionStorage, StorageStat } from "./session-storage.js";
+import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
 const PREFIX_BYTES = 4096;
@@ -93,7 +93,7 @@ async function readPrefixWithHeader(storage: SessionStorage, candidate: Candidat
 export async function getRecentSessions(
 	sessionDir: string,
 	limit: number,
-	storage: SessionStorage,
+	storage: SessionStorage = new FileSessionStorage(),
 ): Promise<RecentSessionInfo[]> {
 	const result: RecentSessionInfo[] = [];
 	for (const candidate of candidates(storage, sessionDir)) {
@@ -123,7 +123,10 @@ export async function getRecentSessions(
 }
 
 /** The most recently modified session file of a directory whose first line is a session header. */
-export async function findMostRecentSession(sessionDir: string, storage: SessionStorage): Promise<string | undefined> {
+export async function findMostRecentSession(
+	sessionDir: string,
+	storage: SessionStorage = new FileSessionStorage(),
+): Promise<string | undefined> {
 	const [recent] = await getRecentSessions(sessionDir, 1, storage);
 	return recent?.path;
 }

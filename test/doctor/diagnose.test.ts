@@ -39,7 +39,7 @@ describe("diagnoseSessionFile", () => {
 		writeSession(tmp.agentDir, name, lines, finalNewline);
 
 	it("finds nothing in a session xcsh wrote, images included", async () => {
-		const session = await SessionManager.create(CWD, projectDir(tmp.agentDir));
+		const session = await SessionManager.create(CWD, { sessionDir: projectDir(tmp.agentDir) });
 		session.appendMessage(userMessage("hello"));
 		session.appendMessage(assistantMessage("hi"));
 		session.appendMessage(toolResultMessage("a screenshot", [imageBlock(4096)]));
@@ -127,7 +127,7 @@ describe("diagnoseSessionFile", () => {
 	});
 
 	it("reports image blobs missing from the blob store", async () => {
-		const session = await SessionManager.create(CWD, projectDir(tmp.agentDir));
+		const session = await SessionManager.create(CWD, { sessionDir: projectDir(tmp.agentDir) });
 		session.appendMessage(userMessage("see"));
 		session.appendMessage(assistantMessage("ok"));
 		session.appendMessage(toolResultMessage("img", [imageBlock(4096, 7)]));
