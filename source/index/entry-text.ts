@@ -1,4 +1,4 @@
-import { userMessageText } from "../session/session-discovery.js";
+import { userMessageText } from "../session/messages.js";
 
 /** The message roles the index holds text for. */
 export type IndexedRole = "user" | "assistant" | "toolResult";

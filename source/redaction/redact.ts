@@ -1,5 +1,4 @@
-import type { StoredEntry } from "../session/session-entries.js";
-import type { SessionHeader } from "../session/types.js";
+import type { SessionHeader, StoredEntry } from "../session/types.js";
 import { createRedactor, type Finding, type RedactOptions, type Redactor, type TextRedaction } from "./redactor.js";
 
 export type { Finding, RedactOptions, Redactor, TextRedaction } from "./redactor.js";

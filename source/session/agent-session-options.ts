@@ -1,8 +1,8 @@
 import type { AgentTool, ThinkingLevel } from "@mariozechner/pi-agent-core";
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { ExtensionRunner } from "../agent/extensions/runner.js";
+import type { CompactionOptions } from "./compactor.js";
 import type { ModelResolver } from "./model-resolver.js";
-import type { CompactionOptions } from "./session-maintenance.js";
 import type { ReadOnlyReason, SessionManager } from "./session-manager.js";
 
 /** Why a prompt is refused in a session opened read-only. */

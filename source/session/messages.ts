@@ -149,3 +149,21 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
 	}
 	return result;
 }
+
+/** Anything shaped like a message, as read from a session line. */
+export interface UserLike {
+	role?: unknown;
+	content?: unknown;
+}
+
+/** The text of a user message (string content, or its text blocks joined), or undefined. */
+export function userMessageText(message: UserLike | undefined): string | undefined {
+	if (message?.role !== "user") return undefined;
+	if (typeof message.content === "string") return message.content;
+	if (!Array.isArray(message.content)) return undefined;
+	const parts: string[] = [];
+	for (const block of message.content as { type?: unknown; text?: unknown }[]) {
+		if (block?.type === "text" && typeof block.text === "string") parts.push(block.text);
+	}
+	return parts.length > 0 ? parts.join(" ") : undefined;
+}

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
+import { type UserLike, userMessageText } from "./messages.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
 import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
@@ -18,23 +19,6 @@ export interface RecentSessionInfo {
 	created: Date;
 	modified: Date;
 	firstMessage: string;
-}
-
-interface UserLike {
-	role?: unknown;
-	content?: unknown;
-}
-
-/** The text of a user message (string content, or its text blocks joined), or undefined. */
-export function userMessageText(message: UserLike | undefined): string | undefined {
-	if (message?.role !== "user") return undefined;
-	if (typeof message.content === "string") return message.content;
-	if (!Array.isArray(message.content)) return undefined;
-	const parts: string[] = [];
-	for (const block of message.content as { type?: unknown; text?: unknown }[]) {
-		if (block?.type === "text" && typeof block.text === "string") parts.push(block.text);
-	}
-	return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
 function oneLine(text: string): string {

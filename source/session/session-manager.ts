@@ -3,7 +3,7 @@ import { createSessionId } from "./ids.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
-import { SessionEntries, type StoredEntry } from "./session-entries.js";
+import { SessionEntries } from "./session-entries.js";
 import { loadState } from "./session-load-state.js";
 import { readSessionFile } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
@@ -25,9 +25,10 @@ import {
 	type SessionEntry,
 	type SessionHeader,
 	type SessionInfo,
+	type StoredEntry,
 } from "./types.js";
 
-export type { SessionInitOptions, StoredEntry } from "./session-entries.js";
+export type { SessionInitOptions } from "./session-entries.js";
 
 import type { SessionLoadReport } from "./session-load-state.js";
 

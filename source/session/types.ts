@@ -150,6 +150,9 @@ export function isKnownEntry(entry: SessionEntry | UnknownSessionEntry): entry i
 	return KNOWN_ENTRY_TYPES.has(entry.type);
 }
 
+/** An entry as stored: one the code knows, or one from a newer xcsh, kept as it was read. */
+export type StoredEntry = SessionEntry | UnknownSessionEntry;
+
 /** A node of the session tree returned by `getTree()`. */
 export interface SessionTreeNode {
 	entry: SessionEntry | UnknownSessionEntry;
