@@ -1,8 +1,8 @@
 import { Box, type Key, Text } from "ink";
 import type { ReactNode } from "react";
 import { matchKey } from "../../controllers/keymap.js";
-import { clip } from "../../source/cli/format.js";
 import type { ModelChoice } from "../../source/commands/types.js";
+import { clip } from "../../source/render/clip.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { listWindow, moreMarker } from "../list-window.js";
 import { useInputReady } from "../use-input-ready.js";

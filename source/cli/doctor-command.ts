@@ -12,8 +12,8 @@ import {
 } from "../doctor/findings.js";
 import { type RepairResult, repairSessionFile } from "../doctor/repair.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
+import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** Flags `xcsh doctor` understands. */
 export interface DoctorFlags {

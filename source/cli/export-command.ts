@@ -1,4 +1,4 @@
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
 
 /** Flags `xcsh --export` understands. */
 export interface ExportFlags {

@@ -1,7 +1,7 @@
 import { lstat, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { getAgentDir } from "../agent-dir.js";
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
 
 /** Printed (exit 2) when `--older-than` is missing. */
 export const PURGE_USAGE = "Usage: xcsh sessions purge --older-than <duration>";

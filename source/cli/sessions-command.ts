@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import { listAllSessions, listProjectSessions } from "../index/session-listing.js";
+import { clip } from "../render/clip.js";
+import { formatRelativeTime } from "../render/relative-time.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
 import { migrateSessionEntries } from "../session/migrations.js";
 import { buildSessionContext } from "../session/session-context.js";
@@ -8,20 +10,10 @@ import { readSessionFile } from "../session/session-loader.js";
 import { getDefaultSessionDir } from "../session/session-paths.js";
 import { FileSessionStorage } from "../session/session-storage.js";
 import type { FileEntry, SessionHeader, SessionInfo } from "../session/types.js";
-import { clip, formatRelativeTime, formatTable } from "./format.js";
+import type { CliIo } from "./cli-io.js";
+import { formatTable } from "./format.js";
 import { refreshIndexWithProgress } from "./index-progress.js";
 import { lookupSession } from "./session-lookup.js";
-
-/** Where a CLI command writes, and what it runs against. */
-export interface CliIo {
-	stdout: (text: string) => void;
-	stderr: (text: string) => void;
-	/** Whether stderr is a terminal (live progress goes there); false when absent. */
-	stderrIsTTY?: boolean;
-	/** Terminal columns of stdout when it is a terminal: tables are cut to fit. */
-	columns?: number | undefined;
-	cwd: string;
-}
 
 /** Flags the session commands understand. */
 export interface SessionsFlags {

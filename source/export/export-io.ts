@@ -1,7 +1,7 @@
 import { link, mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { resolveBlobRefs } from "../session/blob-refs.js";
 import { migrateSessionEntries } from "../session/migrations.js";
-import { resolveBlobRefs } from "../session/persist-transform.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
 import type { SessionHeader, StoredEntry } from "../session/types.js";

@@ -1,5 +1,5 @@
+import { resolveBlobRefs } from "./blob-refs.js";
 import { migrateSessionEntries } from "./migrations.js";
-import { resolveBlobRefs } from "./persist-transform.js";
 import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";

@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { log } from "../logger.js";
+import type { PendingBlob } from "./blob-refs.js";
 import { serializeEntry } from "./jsonl.js";
-import { type PendingBlob, prepareForPersistence } from "./persist-transform.js";
+import { prepareForPersistence } from "./persist-transform.js";
 import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
 import type { FileEntry } from "./types.js";
 
