@@ -67,8 +67,6 @@ function samePath(a: string | undefined, b: string): boolean {
 	return a !== undefined && resolve(a) === resolve(b);
 }
 
-export { movePath, trashPathFor } from "../source/session/session-trash.js";
-
 /** Lists, deletes, renames and resumes sessions for the picker; plain TS, bound in the UI via `useSyncExternalStore`. */
 export class SelectorController {
 	readonly #options: SelectorControllerOptions;

@@ -19,7 +19,7 @@ export interface TableOptions {
 }
 
 /** A cell never takes more than this many columns, so a 5,000-character title cannot flood the output. */
-export const MAX_CELL = 120;
+const MAX_CELL = 120;
 /** Fitting to the terminal never narrows a column below this. */
 const MIN_COLUMN = 8;
 const GAP = 2;

@@ -20,7 +20,7 @@ export interface SessionFlags {
 export type Confirm = (question: string) => Promise<boolean | undefined>;
 
 /** A y/N prompt on stdin/stderr; no TTY means no answer. */
-export const terminalConfirm: Confirm = async (question) => {
+const terminalConfirm: Confirm = async (question) => {
 	if (!process.stdin.isTTY) return undefined;
 	const rl = createInterface({ input: process.stdin, output: process.stderr });
 	try {
@@ -35,7 +35,7 @@ export const terminalConfirm: Confirm = async (question) => {
 export const NO_SESSION_NOTICE = "--no-session keeps the session in memory: --resume and --continue are ignored";
 
 /** What a `--resume <value>` that cannot be honoured says. */
-export class SessionSetupError extends Error {}
+class SessionSetupError extends Error {}
 
 /**
  * The spec's resolution order: `--no-session` → in memory; `--resume <path|id>` (a path opens

@@ -6,7 +6,7 @@ import type { ModelResolver } from "./model-resolver.js";
 import type { ReadOnlyReason, SessionManager } from "./session-manager.js";
 
 /** Why a prompt is refused in a session opened read-only. */
-export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
 
 /** Why a prompt is refused, for each reason a session can be read-only. */
 export function readOnlyMessage(reason: ReadOnlyReason, sessionFile: string | undefined): string {

@@ -17,7 +17,7 @@ import { SummaryRequests } from "./summary-requests.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./tree-navigation.js";
 import type { SessionContext } from "./types.js";
 
-export { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
+export type { AgentSessionOptions } from "./agent-session-options.js";
 export { type ModelResolver, modelRef } from "./model-resolver.js";
 
 function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {

@@ -2,7 +2,7 @@ import { BLOB_REF_PREFIX, type BlobStorage, hashBytes, parseBlobRef } from "./bl
 import type { FileEntry } from "./types.js";
 
 /** Base64 image data at least this long is stored as a blob instead of inline. */
-export const BLOB_MIN_BASE64_CHARS = 1024;
+const BLOB_MIN_BASE64_CHARS = 1024;
 
 /** Bytes an entry's serialised form needs in the blob store first. */
 export interface PendingBlob {

@@ -52,10 +52,10 @@ declare module "@mariozechner/pi-agent-core" {
 
 export const COMPACTION_SUMMARY_PREFIX =
 	"The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-export const BRANCH_SUMMARY_PREFIX =
+const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+const BRANCH_SUMMARY_PREFIX =
 	"The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
 function toEpochMs(timestamp: string): number {
 	const ms = Date.parse(timestamp);
@@ -90,7 +90,7 @@ export function createCompactionSummaryMessage(
 }
 
 /** Text the model sees for a direct shell execution. */
-export function bashExecutionToText(message: BashExecutionMessage): string {
+function bashExecutionToText(message: BashExecutionMessage): string {
 	let text = `Ran \`${message.command}\`\n`;
 	text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
 	if (message.cancelled) text += "\n\n(command cancelled)";

@@ -8,7 +8,7 @@ export const TRUNCATION_NOTICE = "[Session persistence truncated large content]"
 const TRANSIENT_KEYS: ReadonlySet<string> = new Set(["partialJson", "jsonlEvents"]);
 
 /** Cuts a string to MAX_PERSIST_CHARS including the notice. */
-export function truncateForPersistence(text: string): string {
+function truncateForPersistence(text: string): string {
 	if (text.length <= MAX_PERSIST_CHARS) return text;
 	return `${text.slice(0, MAX_PERSIST_CHARS - TRUNCATION_NOTICE.length - 1)}\n${TRUNCATION_NOTICE}`;
 }

@@ -4,6 +4,7 @@
 export { MemorySessionStorage } from "./memory-session-storage.js";
 export { buildContextItems, buildSessionContext, type ContextItem, type ContextItems } from "./session-context.js";
 export { findMostRecentSession, getRecentSessions, type RecentSessionInfo } from "./session-discovery.js";
+export { loadEntriesFromFile } from "./session-loader.js";
 export { type LockInfo, SessionLockedError } from "./session-lock.js";
 export {
 	type ContinueOptions,

@@ -9,12 +9,12 @@ import {
 } from "./types.js";
 
 /** A context with nothing in it (leaf null, or no entries). */
-export function emptySessionContext(): SessionContext {
+function emptySessionContext(): SessionContext {
 	return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
 /** "provider/modelId" of a model_change entry, reading the old `{provider, modelId}` shape too. */
-export function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
+function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
 	if (typeof entry.model === "string" && entry.model.length > 0) return entry.model;
 	if (typeof entry.provider === "string" && typeof entry.modelId === "string")
 		return `${entry.provider}/${entry.modelId}`;
@@ -81,7 +81,7 @@ export interface ContextItems {
 }
 
 /** The context items of a path root → leaf (see `ContextItems`). */
-export function contextItemsOfPath(path: readonly StoredEntry[]): ContextItems {
+function contextItemsOfPath(path: readonly StoredEntry[]): ContextItems {
 	let compactionIndex = -1;
 	for (let i = path.length - 1; i >= 0; i--) {
 		if (path[i]!.type === "compaction") {

@@ -135,7 +135,7 @@ function countMessageLines(text: string): number {
 }
 
 /** Full metadata of one session file (reads the whole file; message lines are counted, not parsed). */
-export async function readSessionInfo(
+async function readSessionInfo(
 	path: string,
 	storage: SessionStorage,
 	stat: StorageStat | undefined = storage.statSync(path),

@@ -34,10 +34,7 @@ export interface TreeNavigationDeps {
 }
 
 /** The messages of the branch being left: from the old leaf back to (not including) the common ancestor. */
-export function abandonedBranchMessages(
-	oldPath: readonly StoredEntry[],
-	newPath: readonly StoredEntry[],
-): AgentMessage[] {
+function abandonedBranchMessages(oldPath: readonly StoredEntry[], newPath: readonly StoredEntry[]): AgentMessage[] {
 	const onNewPath = new Set(newPath.map((e) => e.id));
 	const abandoned: AgentMessage[] = [];
 	for (const entry of oldPath) {

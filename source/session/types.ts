@@ -131,7 +131,7 @@ export type SessionEntry = KnownSessionEntry;
 /** What a session file holds: the header, then entries (known or not). */
 export type FileEntry = SessionHeader | SessionEntry | UnknownSessionEntry;
 
-export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
+const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
 	"message",
 	"thinking_level_change",
 	"model_change",
