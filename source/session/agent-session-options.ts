@@ -3,7 +3,8 @@ import type { Api, Model } from "@mariozechner/pi-ai";
 import type { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { CompactionOptions } from "./compactor.js";
 import type { ModelResolver } from "./model-resolver.js";
-import type { ReadOnlyReason, SessionManager } from "./session-manager.js";
+import type { SessionManager } from "./session-manager.js";
+import type { ReadOnlyReason } from "./session-manager-types.js";
 
 /** Why a prompt is refused in a session opened read-only. */
 const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";

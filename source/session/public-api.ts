@@ -6,17 +6,15 @@ export { buildContextItems, buildSessionContext, type ContextItem, type ContextI
 export { findMostRecentSession, getRecentSessions, type RecentSessionInfo } from "./session-discovery.js";
 export { loadEntriesFromFile } from "./session-loader.js";
 export { type LockInfo, SessionLockedError } from "./session-lock.js";
-export {
-	type ContinueOptions,
-	type ForkResult,
-	type OpenFileOptions,
-	type OpenOptions,
-	type ReadOnlyReason,
-	type SessionInitOptions,
-	type SessionLoadReport,
-	SessionManager,
-	type StorageOptions,
-} from "./session-manager.js";
+export { type SessionInitOptions, type SessionLoadReport, SessionManager } from "./session-manager.js";
+export type {
+	ContinueOptions,
+	ForkResult,
+	OpenFileOptions,
+	OpenOptions,
+	ReadOnlyReason,
+	StorageOptions,
+} from "./session-manager-types.js";
 export {
 	FileSessionStorage,
 	type SessionStorage,

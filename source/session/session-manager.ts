@@ -32,14 +32,6 @@ export type { SessionInitOptions } from "./session-entries.js";
 
 import type { SessionLoadReport } from "./session-load-state.js";
 
-export type {
-	ContinueOptions,
-	ForkResult,
-	OpenFileOptions,
-	OpenOptions,
-	ReadOnlyReason,
-	StorageOptions,
-} from "./session-manager-types.js";
 export type { SessionLoadReport };
 
 /** A session lock this manager holds. */
