@@ -7,14 +7,8 @@ export { findMostRecentSession, getRecentSessions, type RecentSessionInfo } from
 export { loadEntriesFromFile } from "./session-loader.js";
 export { type LockInfo, SessionLockedError } from "./session-lock.js";
 export { type SessionInitOptions, type SessionLoadReport, SessionManager } from "./session-manager.js";
-export type {
-	ContinueOptions,
-	ForkResult,
-	OpenFileOptions,
-	OpenOptions,
-	ReadOnlyReason,
-	StorageOptions,
-} from "./session-manager-types.js";
+// ContinueOptions, ForkResult, OpenFileOptions, OpenOptions, ReadOnlyReason, StorageOptions.
+export type * from "./session-manager-types.js";
 export {
 	FileSessionStorage,
 	type SessionStorage,
