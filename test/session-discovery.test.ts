@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type IndexedSessionInfo, SessionIndex } from "../source/index/session-index.js";
 import { listAllSessions, listProjectSessions, newestSessionPaths } from "../source/index/session-listing.js";
 import { createSessionId } from "../source/session/ids.js";
+import { MemorySessionStorage } from "../source/session/memory-session-storage.js";
 import { findMostRecentSession, getRecentSessions } from "../source/session/session-discovery.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import {
@@ -242,6 +243,19 @@ describe("session discovery", () => {
 			setMtime(older.file, 50);
 			expect(await findMostRecentSession(dir, storage)).toBe(older.file);
 			expect(await findMostRecentSession(join(tmp.root, "nothing-here"), storage)).toBeUndefined();
+		});
+
+		it("takes its storage as an optional last argument, as the spec's signatures do (the files by default)", async () => {
+			const dir = join(tmp.root, "sessions");
+			const older = await makeSession({ dir });
+			const newer = await makeSession({ dir });
+			setMtime(older.file, 10);
+			setMtime(newer.file, 20);
+			expect(await findMostRecentSession(dir)).toBe(newer.file);
+			expect((await getRecentSessions(dir, 5)).map((r) => r.path)).toEqual([newer.file, older.file]);
+			const memory = new MemorySessionStorage();
+			expect(await findMostRecentSession(dir, memory)).toBeUndefined();
+			expect(await getRecentSessions(dir, 5, memory)).toEqual([]);
 		});
 	});
 
