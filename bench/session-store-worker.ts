@@ -8,6 +8,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, writeFileSync
 import { open, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { listProjectSessions } from "../source/index/session-listing.js";
 import { getRecentSessions } from "../source/session/session-discovery.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { FileSessionStorage } from "../source/session/session-storage.js";
@@ -148,7 +149,7 @@ const modes: Record<string, (args: string[]) => Promise<Result>> = {
 
 	"list-xcsh": ([dir, cwd = "/home/dev/project"]) =>
 		measure(async () => {
-			const sessions = await SessionManager.list(cwd, dir!);
+			const sessions = await listProjectSessions(cwd, dir!);
 			keep = sessions;
 			return { sessions: sessions.length };
 		}),

@@ -224,14 +224,14 @@ function main(): void {
 	say(`  xcsh ${spread(msOf(recent.xcsh), ms)}; floor ${spread(msOf(recent.floor), ms)}`);
 	const recentRow = { operation: "getRecentSessions(dir, 50)", size: `${LIST_FILES} files`, target: "≤ 50 ms" };
 	rows.push({ ...recentRow, xcsh: ms(xl), floor: ms(fl), ratio: times(xl / fl), result: pass(xl <= 50) });
-	say(`SessionManager.list(cwd, dir) vs floor: every file read whole, split, header parsed`);
+	say(`listProjectSessions(cwd, dir) vs floor: every file read whole, split, header parsed`);
 	const list = pairs(
 		() => ["list-xcsh", listDir, CWD],
 		() => ["list-floor", listDir],
 	);
 	const [xs, fs] = [median(msOf(list.xcsh)), median(msOf(list.floor))];
 	say(`  xcsh ${spread(msOf(list.xcsh), ms)}; floor ${spread(msOf(list.floor), ms)}`);
-	const listRow = { operation: "SessionManager.list(cwd, dir)", size: `${LIST_FILES} files`, target: "—", result: "—" };
+	const listRow = { operation: "listProjectSessions(cwd, dir)", size: `${LIST_FILES} files`, target: "—", result: "—" };
 	rows.push({ ...listRow, xcsh: ms(xs), floor: ms(fs), ratio: times(xs / fs) });
 	say();
 

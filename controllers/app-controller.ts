@@ -1,6 +1,6 @@
 import type { CommandResult } from "../source/commands/types.js";
 import type { SearchHit } from "../source/index/session-index.js";
-import type { NavigateTreeOptions } from "../source/session/session-maintenance.js";
+import type { NavigateTreeOptions } from "../source/session/tree-navigation.js";
 import {
 	type AppControllerOptions,
 	type AppScreen,

@@ -7,6 +7,7 @@ import {
 	type StagedListing,
 	stagedListing,
 } from "../source/index/indexed-sessions.js";
+import { listAllSessions, listProjectSessions } from "../source/index/session-listing.js";
 import { log } from "../source/logger.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
@@ -65,8 +66,6 @@ function messageOf(error: unknown): string {
 function samePath(a: string | undefined, b: string): boolean {
 	return a !== undefined && resolve(a) === resolve(b);
 }
-
-export { movePath, trashPathFor } from "../source/session/session-trash.js";
 
 /** Lists, deletes, renames and resumes sessions for the picker; plain TS, bound in the UI via `useSyncExternalStore`. */
 export class SelectorController {
@@ -128,7 +127,7 @@ export class SelectorController {
 				}
 				return;
 			}
-			const sessions = scope === "all" ? await SessionManager.listAll() : await SessionManager.list(cwd, sessionDir);
+			const sessions = scope === "all" ? await listAllSessions() : await listProjectSessions(cwd, sessionDir);
 			if (current()) this.#set({ loading: false, sessions });
 		} catch (error) {
 			if (current()) this.#set({ loading: false, sessions: [], error: messageOf(error) }, ["progress"]);
@@ -194,7 +193,7 @@ export class SelectorController {
 			} else {
 				// A missing path would start an empty session there and the rename would vanish silently;
 				// a file only renamed must not become the one `--continue` picks in this terminal.
-				const manager = await SessionManager.open(path, undefined, undefined, { mustExist: true, breadcrumb: false });
+				const manager = await SessionManager.open(path, { mustExist: true, breadcrumb: false });
 				try {
 					await manager.setSessionName(title);
 				} finally {
@@ -226,7 +225,7 @@ export class SelectorController {
 	async resumeAsFork(path: string): Promise<ResumeOutcome> {
 		let copy: string | undefined;
 		try {
-			const fork = await SessionManager.forkFrom(path, this.#options.cwd, this.#options.sessionDir);
+			const fork = await SessionManager.forkFrom(path, this.#options.cwd, { sessionDir: this.#options.sessionDir });
 			copy = fork.getSessionFile();
 			await fork.close();
 		} catch (error) {

@@ -30,6 +30,21 @@ await build({
 	logLevel: "warning",
 });
 
+// `xcsh/session`, the entry for scripts (package.json "exports"): one self-contained file, apart
+// from the CLI's chunks so its shape does not change with them. Its types come from `npm run
+// build:types` (declaration emit, run when the package is packed), not from this script.
+await build({
+	entryPoints: { session: "source/session/public-api.ts" },
+	outdir: "dist",
+	bundle: true,
+	platform: "node",
+	target: "node20",
+	format: "esm",
+	external,
+	sourcemap: true,
+	logLevel: "warning",
+});
+
 await build({
 	entryPoints: ["source/export/html/viewer/main.ts"],
 	outfile: "dist/export-viewer.js",

@@ -157,7 +157,7 @@ describe("CLI tables cut long cells", () => {
 		for (let i = 0; i < 3; i++) {
 			// The default folder name is made from the project path, too long for the file system here.
 			const dir = join(temp.agentDir, "sessions", `p${i}`);
-			const session = await SessionManager.create(`/projects/${i}-${long}`, dir);
+			const session = await SessionManager.create(`/projects/${i}-${long}`, { sessionDir: dir });
 			session.appendMessage(userMessage(`${i} ${"prompt ".repeat(800)}`));
 			session.appendMessage(assistantMessage("ok"));
 			if (i === 0) await session.setSessionName(`${"title ".repeat(900)}`);

@@ -12,7 +12,9 @@ import {
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type IndexedSessionInfo, SessionIndex } from "../source/index/session-index.js";
+import { listAllSessions, listProjectSessions, newestSessionPaths } from "../source/index/session-listing.js";
 import { createSessionId } from "../source/session/ids.js";
+import { MemorySessionStorage } from "../source/session/memory-session-storage.js";
 import { findMostRecentSession, getRecentSessions } from "../source/session/session-discovery.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import {
@@ -72,7 +74,7 @@ describe("session discovery", () => {
 	/** A persisted session: [before], user message, assistant reply, [more]; closed. */
 	async function makeSession(options: MakeOptions = {}): Promise<Made> {
 		const cwd = options.cwd ?? CWD;
-		const session = await SessionManager.create(cwd, options.dir);
+		const session = await SessionManager.create(cwd, { sessionDir: options.dir });
 		options.before?.(session);
 		session.appendMessage(userMessage(options.firstUser ?? "first question"));
 		session.appendMessage(assistantMessage("an answer"));
@@ -242,6 +244,19 @@ describe("session discovery", () => {
 			expect(await findMostRecentSession(dir, storage)).toBe(older.file);
 			expect(await findMostRecentSession(join(tmp.root, "nothing-here"), storage)).toBeUndefined();
 		});
+
+		it("takes its storage as an optional last argument, as the spec's signatures do (the files by default)", async () => {
+			const dir = join(tmp.root, "sessions");
+			const older = await makeSession({ dir });
+			const newer = await makeSession({ dir });
+			setMtime(older.file, 10);
+			setMtime(newer.file, 20);
+			expect(await findMostRecentSession(dir)).toBe(newer.file);
+			expect((await getRecentSessions(dir, 5)).map((r) => r.path)).toEqual([newer.file, older.file]);
+			const memory = new MemorySessionStorage();
+			expect(await findMostRecentSession(dir, memory)).toBeUndefined();
+			expect(await getRecentSessions(dir, 5, memory)).toEqual([]);
+		});
 	});
 
 	describe("SessionManager.list / listAll", () => {
@@ -290,18 +305,23 @@ describe("session discovery", () => {
 
 			// The index adds the time of the newest entry; the rest must match what the files say.
 			const plain = (infos: SessionInfo[]) => infos.map(({ lastActivity: _, ...rest }: IndexedSessionInfo) => rest);
-			expect(plain(await SessionManager.list(CWD))).toEqual([i2, i1]);
-			expect(plain(await SessionManager.list(CWD, alphaDir))).toEqual([i2, i1]);
-			expect(plain(await SessionManager.list(beta))).toEqual([i3]);
-			expect(await SessionManager.list("/work/none")).toEqual([]);
-			expect(plain(await SessionManager.listAll())).toEqual([i2, i3, i1]);
+			expect(plain(await listProjectSessions(CWD))).toEqual([i2, i1]);
+			expect(plain(await listProjectSessions(CWD, alphaDir))).toEqual([i2, i1]);
+			expect(plain(await listProjectSessions(beta))).toEqual([i3]);
+			expect(await listProjectSessions("/work/none")).toEqual([]);
+			expect(plain(await listAllSessions())).toEqual([i2, i3, i1]);
 			expect(i1.size).toBe(Buffer.byteLength(readFileSync(s1.file)));
+			// SessionManager's own listing reads the files: the same sessions.
+			expect(await SessionManager.list(CWD)).toEqual([i2, i1]);
+			expect(await SessionManager.list(CWD, alphaDir)).toEqual([i2, i1]);
+			expect(await SessionManager.list("/work/none")).toEqual([]);
+			expect(await SessionManager.listAll()).toEqual([i2, i3, i1]);
 			// Without a usable index the same listing comes from the files.
 			vi.spyOn(SessionIndex, "open").mockImplementation(() => {
 				throw new Error("no sqlite here");
 			});
-			expect(await SessionManager.list(CWD)).toEqual([i2, i1]);
-			expect(await SessionManager.listAll()).toEqual([i2, i3, i1]);
+			expect(await listProjectSessions(CWD)).toEqual([i2, i1]);
+			expect(await listAllSessions()).toEqual([i2, i3, i1]);
 			vi.restoreAllMocks();
 		});
 	});
@@ -315,7 +335,7 @@ describe("session discovery", () => {
 			process.env.XCSH_TERMINAL_ID = "term-abc";
 			expect(getTerminalSessionsDir()).toBe(join(tmp.agentDir, "terminal-sessions"));
 			const dir = join(tmp.root, "sessions");
-			const session = await SessionManager.create(CWD, dir);
+			const session = await SessionManager.create(CWD, { sessionDir: dir });
 			const file = session.getSessionFile()!;
 			expect(readFileSync(crumbPath("term-abc"), "utf8")).toBe(`${CWD}\n${file}\n`);
 			session.appendMessage(userMessage("q"));
@@ -337,7 +357,7 @@ describe("session discovery", () => {
 			process.env.TMUX_PANE = "%7";
 			const id = getTerminalId();
 			expect(id).toBeDefined();
-			const session = await SessionManager.create(CWD, join(tmp.root, "sessions"));
+			const session = await SessionManager.create(CWD, { sessionDir: join(tmp.root, "sessions") });
 			expect(readdirSync(join(tmp.agentDir, "terminal-sessions"))).toEqual([id]);
 			expect(readFileSync(crumbPath(id!), "utf8")).toBe(`${CWD}\n${session.getSessionFile()}\n`);
 
@@ -354,14 +374,14 @@ describe("session discovery", () => {
 			const target = await makeSession({ dir: join(tmp.root, "sessions") });
 			writeFileSync(crumbPath("term-keep"), `/work/other\n${other.file}\n`);
 
-			const opened = await SessionManager.open(target.file, undefined, undefined, { breadcrumb: false });
+			const opened = await SessionManager.open(target.file, { breadcrumb: false });
 			await opened.setSessionName("renamed");
 			await opened.close();
 			expect(readFileSync(crumbPath("term-keep"), "utf8")).toBe(`/work/other\n${other.file}\n`);
 
 			// Without a breadcrumb yet, none is written either.
 			rmSync(crumbPath("term-keep"));
-			const again = await SessionManager.open(target.file, undefined, undefined, { breadcrumb: false });
+			const again = await SessionManager.open(target.file, { breadcrumb: false });
 			await again.close();
 			expect(existsSync(crumbPath("term-keep"))).toBe(false);
 		});
@@ -369,7 +389,7 @@ describe("session discovery", () => {
 		it("open with mustExist: true refuses a missing file in one line and creates nothing", async () => {
 			process.env.XCSH_TERMINAL_ID = "term-missing";
 			const missing = join(tmp.root, "sessions", "gone.jsonl");
-			await expect(SessionManager.open(missing, undefined, undefined, { mustExist: true })).rejects.toThrow(
+			await expect(SessionManager.open(missing, { mustExist: true })).rejects.toThrow(
 				`Session file not found: ${missing}`,
 			);
 			expect(existsSync(missing)).toBe(false);
@@ -427,7 +447,7 @@ describe("session discovery", () => {
 				`${CWD}\n${a.file}\n`,
 			);
 
-			const resumed = await SessionManager.continueRecent(CWD, dir);
+			const resumed = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			expect(resumed.getSessionFile()).toBe(a.file);
 			expect(resumed.getSessionId()).toBe(a.id);
 			expect(resumed.getEntries()).toHaveLength(2);
@@ -441,10 +461,31 @@ describe("session discovery", () => {
 			const { a, b } = await threeSessions(dir);
 			await (await SessionManager.open(a.file)).close();
 			unlinkSync(a.file);
-			const resumed = await SessionManager.continueRecent(CWD, dir);
+			const resumed = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			expect(resumed.getSessionFile()).toBe(b.file);
 			expect(resumed.getSessionId()).toBe(b.id);
 			await resumed.close();
+		});
+
+		it("takes the newest from the listing it is given (the CLI's prefers the session index)", async () => {
+			const dir = join(tmp.root, "sessions");
+			const { a, b, c } = await threeSessions(dir);
+			unlinkSync(join(tmp.agentDir, "terminal-sessions", "term-continue"));
+			const indexed = await SessionManager.continueRecent(CWD, { sessionDir: dir, newestFirst: newestSessionPaths });
+			expect(indexed.getSessionFile()).toBe(b.file);
+			await indexed.close();
+			unlinkSync(join(tmp.agentDir, "terminal-sessions", "term-continue"));
+			const listed: string[] = [];
+			const given = await SessionManager.continueRecent(CWD, {
+				sessionDir: dir,
+				newestFirst: async (sessionDir) => {
+					listed.push(sessionDir);
+					return [c.file, a.file];
+				},
+			});
+			expect(listed).toEqual([dir]);
+			expect(given.getSessionFile()).toBe(c.file);
+			await given.close();
 		});
 
 		it("falls back to the newest by mtime when the breadcrumb names another cwd", async () => {
@@ -452,14 +493,14 @@ describe("session discovery", () => {
 			const { a, b } = await threeSessions(dir);
 			const crumb = join(tmp.agentDir, "terminal-sessions", "term-continue");
 			writeFileSync(crumb, `/work/elsewhere\n${a.file}\n`);
-			const resumed = await SessionManager.continueRecent(CWD, dir);
+			const resumed = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			expect(resumed.getSessionFile()).toBe(b.file);
 			await resumed.close();
 
 			// the terminal's last session belongs to another project (and lives in its dir)
 			const other = await makeSession({ dir: join(tmp.root, "other-project"), cwd: "/work/elsewhere" });
 			expect(readFileSync(crumb, "utf8")).toBe(`/work/elsewhere\n${other.file}\n`);
-			const again = await SessionManager.continueRecent(CWD, dir);
+			const again = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			expect(again.getSessionFile()).toBe(b.file);
 			await again.close();
 		});
@@ -471,7 +512,7 @@ describe("session discovery", () => {
 			expect(readFileSync(join(tmp.agentDir, "terminal-sessions", "term-continue"), "utf8")).toBe(
 				`${CWD}\n${outside.file}\n`,
 			);
-			const resumed = await SessionManager.continueRecent(CWD, dir);
+			const resumed = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			expect(resumed.getSessionFile()).toBe(b.file);
 			await resumed.close();
 		});
@@ -480,7 +521,7 @@ describe("session discovery", () => {
 			const dir = join(tmp.root, "empty-sessions");
 			mkdirSync(dir);
 			writeFileSync(join(dir, "garbage.jsonl"), "nope\n");
-			const fresh = await SessionManager.continueRecent(CWD, dir);
+			const fresh = await SessionManager.continueRecent(CWD, { sessionDir: dir });
 			const file = fresh.getSessionFile()!;
 			expect(dirname(file)).toBe(dir);
 			expect(existsSync(file)).toBe(false);
@@ -488,7 +529,7 @@ describe("session discovery", () => {
 			expect(fresh.getCwd()).toBe(CWD);
 			expect(fresh.getHeader()).toMatchObject({ type: "session", cwd: CWD });
 
-			const missing = await SessionManager.continueRecent(CWD, join(tmp.root, "no-such-dir"));
+			const missing = await SessionManager.continueRecent(CWD, { sessionDir: join(tmp.root, "no-such-dir") });
 			expect(missing.getEntries()).toEqual([]);
 			expect(missing.getSessionId()).not.toBe(fresh.getSessionId());
 			await fresh.close();

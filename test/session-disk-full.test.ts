@@ -63,7 +63,7 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 	});
 
 	it("ENOSPC: one clear error naming the file, memory intact, and everything saved once there is room", async () => {
-		const session = await SessionManager.create("/project", join(mountPoint, "sessions"));
+		const session = await SessionManager.create("/project", { sessionDir: join(mountPoint, "sessions") });
 		session.appendMessage(userMessage("question"));
 		session.appendMessage(assistantMessage("answer"));
 		await session.flush();
@@ -97,7 +97,7 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 	});
 
 	it("a rewrite on a full disk never leaves the target missing", async () => {
-		const session = await SessionManager.create("/project", join(mountPoint, "sessions"));
+		const session = await SessionManager.create("/project", { sessionDir: join(mountPoint, "sessions") });
 		session.appendMessage(userMessage("question"));
 		session.appendMessage(assistantMessage("y".repeat(100 * 1024)));
 		await session.flush();
@@ -115,7 +115,7 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 
 	it("a lock that cannot be written: one error naming the file, and no empty lock left behind", async () => {
 		const dir = join(mountPoint, "sessions");
-		const session = await SessionManager.create("/project", dir);
+		const session = await SessionManager.create("/project", { sessionDir: dir });
 		session.appendMessage(userMessage("question"));
 		session.appendMessage(assistantMessage("answer"));
 		await session.close();
@@ -155,7 +155,7 @@ describe.skipIf(!canMount)("a full disk (a real tmpfs; skipped where this machin
 	});
 
 	it("recovery appends only what is missing when the file is an intact prefix (room for the missing part is enough)", async () => {
-		const session = await SessionManager.create("/project", join(mountPoint, "sessions"));
+		const session = await SessionManager.create("/project", { sessionDir: join(mountPoint, "sessions") });
 		session.appendMessage(userMessage("question"));
 		session.appendMessage(assistantMessage("z".repeat(200 * 1024)));
 		await session.flush();

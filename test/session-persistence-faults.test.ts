@@ -40,7 +40,7 @@ describe("session persistence faults", () => {
 
 	/** A session with a user message, an assistant reply and a tool result, flushed to disk. */
 	async function persistedSession(dir = sessionDir()): Promise<{ session: SessionManager; file: string }> {
-		const session = await SessionManager.create(CWD, dir);
+		const session = await SessionManager.create(CWD, { sessionDir: dir });
 		session.appendMessage(userMessage("hello"));
 		session.appendMessage(assistantMessage("hi there"));
 		session.appendMessage(toolResultMessage("file contents"));
@@ -71,7 +71,7 @@ describe("session persistence faults", () => {
 	describe("deferred persistence", () => {
 		it("writes nothing before the first assistant message, then the whole session, then appends", async () => {
 			const dir = sessionDir();
-			const session = await SessionManager.create(CWD, dir);
+			const session = await SessionManager.create(CWD, { sessionDir: dir });
 			const file = requireFile(session);
 			expect(dirname(file)).toBe(dir);
 
@@ -330,7 +330,7 @@ describe("session persistence faults", () => {
 			const logs = captureLogs();
 			const dir = join(tmp.root, "not-a-dir");
 			writeFileSync(dir, "i am a file");
-			const session = await SessionManager.create(CWD, dir);
+			const session = await SessionManager.create(CWD, { sessionDir: dir });
 			const file = requireFile(session);
 
 			session.appendMessage(userMessage("question"));
@@ -369,7 +369,7 @@ describe("session persistence faults", () => {
 		it("surfaces EISDIR when the session file path is a directory, and leaves no temp file", async () => {
 			const logs = captureLogs();
 			const dir = sessionDir();
-			const session = await SessionManager.create(CWD, dir);
+			const session = await SessionManager.create(CWD, { sessionDir: dir });
 			const file = requireFile(session);
 			mkdirSync(file, { recursive: true });
 
@@ -399,7 +399,7 @@ describe("session persistence faults", () => {
 		it("surfaces a failing incremental append (the directory was replaced by a file)", async () => {
 			const logs = captureLogs();
 			const dir = sessionDir();
-			const session = await SessionManager.create(CWD, dir);
+			const session = await SessionManager.create(CWD, { sessionDir: dir });
 			const file = requireFile(session);
 			session.appendMessage(userMessage("question"));
 			session.appendMessage(assistantMessage("answer"));

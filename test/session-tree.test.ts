@@ -135,7 +135,7 @@ describe("tree and leaf semantics", () => {
 			message: userMessage("orphan"),
 		};
 		storage.writeTextSync("/s/x.jsonl", `${JSON.stringify(header)}\n${JSON.stringify(orphan)}\n`);
-		const session = await SessionManager.open("/s/x.jsonl", "/s", storage);
+		const session = await SessionManager.open("/s/x.jsonl", { sessionDir: "/s", storage });
 		expect(session.getTree().map((n) => n.entry.id)).toEqual(["aaaaaaaa"]);
 		expect(session.buildSessionContext().messages).toHaveLength(1);
 	});

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { matchKey } from "../../controllers/keymap.js";
-import { clip } from "../../source/cli/format.js";
 import type { ModelChoice } from "../../source/commands/types.js";
+import { clip } from "../../source/render/clip.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import { FilterLine, ListRows } from "../list/list-frame.js";
 import { filterKeyFor } from "../list/list-keys.js";

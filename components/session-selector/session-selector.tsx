@@ -1,7 +1,8 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector-controller.js";
-import { clip, formatRelativeTime } from "../../source/cli/format.js";
+import { clip } from "../../source/render/clip.js";
+import { formatRelativeTime } from "../../source/render/relative-time.js";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { FilterLine, ListRows } from "../list/list-frame.js";

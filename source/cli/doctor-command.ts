@@ -12,8 +12,8 @@ import {
 } from "../doctor/findings.js";
 import { type RepairResult, repairSessionFile } from "../doctor/repair.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
+import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** Flags `xcsh doctor` understands. */
 export interface DoctorFlags {
@@ -25,7 +25,7 @@ export interface DoctorFlags {
 }
 
 /** Printed (exit 2) when the arguments make no sense. */
-export const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
+const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
 
 /** The table shows this many findings per file; --json has them all. */
 const MAX_ROWS = 20;

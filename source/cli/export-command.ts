@@ -1,4 +1,4 @@
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
 
 /** Flags `xcsh --export` understands. */
 export interface ExportFlags {
@@ -10,7 +10,7 @@ export interface ExportFlags {
 }
 
 /** Printed (exit 2) without an input file. */
-export const EXPORT_USAGE = "Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json] [--format f] [--force]";
+const EXPORT_USAGE = "Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json] [--format f] [--force]";
 
 /**
  * `xcsh --export <session.jsonl> [output]`: the fast path, before any session or UI starts. An

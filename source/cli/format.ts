@@ -1,36 +1,6 @@
 import stringWidth from "string-width";
+import { clip } from "../render/clip.js";
 import { safeLine } from "../render/safe-text.js";
-
-/** "just now", "5 min ago", "3 h ago", "2 d ago", or a date for anything older than 30 days. */
-export function formatRelativeTime(date: Date, now: Date = new Date()): string {
-	const seconds = Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000));
-	if (seconds < 60) return "just now";
-	const minutes = Math.round(seconds / 60);
-	if (minutes < 60) return `${minutes} min ago`;
-	const hours = Math.round(minutes / 60);
-	if (hours < 24) return `${hours} h ago`;
-	const days = Math.round(hours / 24);
-	if (days <= 30) return `${days} d ago`;
-	return date.toISOString().slice(0, 10);
-}
-
-const segmenter = new Intl.Segmenter();
-
-/** Cuts a string to `width` terminal columns (wide characters count two) with an ellipsis. */
-export function clip(text: string, width: number): string {
-	// Every character takes at least one column (or none): a short string needs no measuring.
-	if (text.length <= width || stringWidth(text) <= width) return text;
-	const room = Math.max(0, width - 1);
-	let used = 0;
-	let out = "";
-	for (const { segment } of segmenter.segment(text)) {
-		const w = stringWidth(segment);
-		if (used + w > room) break;
-		used += w;
-		out += segment;
-	}
-	return `${out}…`;
-}
 
 /** Pads a string with spaces to `width` terminal columns. */
 function padToWidth(text: string, width: number): string {
@@ -49,7 +19,7 @@ export interface TableOptions {
 }
 
 /** A cell never takes more than this many columns, so a 5,000-character title cannot flood the output. */
-export const MAX_CELL = 120;
+const MAX_CELL = 120;
 /** Fitting to the terminal never narrows a column below this. */
 const MIN_COLUMN = 8;
 const GAP = 2;

@@ -1,7 +1,9 @@
+import { clip } from "../render/clip.js";
+import { formatRelativeTime } from "../render/relative-time.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
 import { HistoryStorage } from "../session/history-storage.js";
-import { clip, formatRelativeTime, formatTable } from "./format.js";
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
+import { formatTable } from "./format.js";
 
 /** Flags of `xcsh history`. */
 export interface HistoryFlags {

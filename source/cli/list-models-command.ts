@@ -1,6 +1,6 @@
 import { describeModelSetup, ModelRegistry } from "../agent/models/model-registry.js";
+import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** `xcsh --list-models`: what can be used now, the default marked, and config problems. */
 export async function runListModels(io: CliIo): Promise<number> {

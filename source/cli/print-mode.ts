@@ -9,8 +9,8 @@ import { createCodingTools } from "../agent/tools/index.js";
 import { safeLine, safeText } from "../render/safe-text.js";
 import { AgentSession } from "../session/agent-session.js";
 import { getHistoryDbPath, HistoryStorage } from "../session/history-storage.js";
+import type { CliIo } from "./cli-io.js";
 import { createSessionManager, type SessionFlags } from "./session-setup.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** Flags of `xcsh -p`. */
 export interface PrintFlags extends SessionFlags {

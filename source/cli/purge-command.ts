@@ -1,7 +1,7 @@
 import { lstat, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { getAgentDir } from "../agent-dir.js";
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
 
 /** Printed (exit 2) when `--older-than` is missing. */
 export const PURGE_USAGE = "Usage: xcsh sessions purge --older-than <duration>";
@@ -19,7 +19,7 @@ export function parseDuration(value: string): number | undefined {
 }
 
 /** `<agentDir>/trash` */
-export function getTrashDir(): string {
+function getTrashDir(): string {
 	return join(getAgentDir(), "trash");
 }
 
@@ -56,7 +56,7 @@ async function sizeOf(path: string): Promise<number> {
  * modification time and, when the name carries it, the time they were trashed (a rename into the
  * trash keeps an old session's mtime, and a session trashed a minute ago must not go with it).
  */
-export async function purgeTrash(olderThanMs: number, now: number = Date.now()): Promise<PurgedItem[]> {
+async function purgeTrash(olderThanMs: number, now: number = Date.now()): Promise<PurgedItem[]> {
 	const dir = getTrashDir();
 	let names: string[];
 	try {

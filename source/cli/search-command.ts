@@ -1,10 +1,12 @@
 import { basename } from "node:path";
 import { type FilterFlags, parseFilterFlags } from "../index/search-filters.js";
 import { type SearchHit, SessionIndex } from "../index/session-index.js";
+import { clip } from "../render/clip.js";
+import { formatRelativeTime } from "../render/relative-time.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
-import { clip, formatRelativeTime, formatTable } from "./format.js";
+import type { CliIo } from "./cli-io.js";
+import { formatTable } from "./format.js";
 import { terminalProgress } from "./index-progress.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** Flags of `xcsh search`. */
 export interface SearchFlags extends FilterFlags {

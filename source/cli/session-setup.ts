@@ -1,11 +1,12 @@
 import { open } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { newestSessionPaths } from "../index/session-listing.js";
 import { parseHeaderOf } from "../session/session-header.js";
 import { SessionLockedError } from "../session/session-lock.js";
-import { lookupSession } from "../session/session-lookup.js";
 import { SessionManager } from "../session/session-manager.js";
 import type { SessionHeader } from "../session/types.js";
+import { lookupSession } from "./session-lookup.js";
 
 /** Session-related flags shared by print mode and the TUI. */
 export interface SessionFlags {
@@ -19,7 +20,7 @@ export interface SessionFlags {
 export type Confirm = (question: string) => Promise<boolean | undefined>;
 
 /** A y/N prompt on stdin/stderr; no TTY means no answer. */
-export const terminalConfirm: Confirm = async (question) => {
+const terminalConfirm: Confirm = async (question) => {
 	if (!process.stdin.isTTY) return undefined;
 	const rl = createInterface({ input: process.stdin, output: process.stderr });
 	try {
@@ -34,7 +35,7 @@ export const terminalConfirm: Confirm = async (question) => {
 export const NO_SESSION_NOTICE = "--no-session keeps the session in memory: --resume and --continue are ignored";
 
 /** What a `--resume <value>` that cannot be honoured says. */
-export class SessionSetupError extends Error {}
+class SessionSetupError extends Error {}
 
 /**
  * The spec's resolution order: `--no-session` → in memory; `--resume <path|id>` (a path opens
@@ -76,7 +77,7 @@ export async function createSessionManager(
 		}
 	}
 	if (flags.continue) {
-		const manager = await SessionManager.continueRecent(cwd, sessionDir);
+		const manager = await SessionManager.continueRecent(cwd, { sessionDir, newestFirst: newestSessionPaths });
 		for (const { path, holder } of manager.getSkippedLockedSessions()) {
 			notify(
 				`${basename(path)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,
@@ -84,7 +85,7 @@ export async function createSessionManager(
 		}
 		return manager;
 	}
-	return SessionManager.create(cwd, sessionDir);
+	return SessionManager.create(cwd, { sessionDir });
 }
 
 /** The header of a session file (its first lines only), or undefined when it has none: opening will say why. */
@@ -113,7 +114,7 @@ async function forkForeign(
 ): Promise<SessionManager> {
 	const answer = await confirm(`Session found in different project: ${owner.cwd}. Fork into current directory?`);
 	if (!answer) throw new SessionSetupError(`Session ${owner.id} belongs to ${owner.cwd}; not forked into ${cwd}`);
-	return SessionManager.forkFrom(path, cwd, sessionDir);
+	return SessionManager.forkFrom(path, cwd, { sessionDir });
 }
 
 /**
@@ -127,15 +128,15 @@ async function openUnlessLocked(
 	confirm: Confirm,
 ): Promise<SessionManager> {
 	try {
-		return await SessionManager.open(path, sessionDir);
+		return await SessionManager.open(path, { sessionDir });
 	} catch (error) {
 		if (!(error instanceof SessionLockedError)) throw error;
 		const fork = await confirm(`${error.message}. Fork it into a new session?`);
-		if (fork) return SessionManager.forkFrom(path, cwd, sessionDir);
+		if (fork) return SessionManager.forkFrom(path, cwd, { sessionDir });
 		if (fork === undefined)
 			throw new SessionSetupError(`${error.message}: fork it or open it read-only from a terminal`);
 		const readOnly = await confirm("Open it read-only instead (browse, export, no new messages)?");
-		if (readOnly) return SessionManager.openReadOnly(path, sessionDir);
+		if (readOnly) return SessionManager.openReadOnly(path, { sessionDir });
 		throw new SessionSetupError(`${error.message}: cancelled`);
 	}
 }

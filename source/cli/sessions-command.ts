@@ -1,27 +1,19 @@
 import { resolve } from "node:path";
+import { listAllSessions, listProjectSessions } from "../index/session-listing.js";
+import { clip } from "../render/clip.js";
+import { formatRelativeTime } from "../render/relative-time.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
 import { migrateSessionEntries } from "../session/migrations.js";
 import { buildSessionContext } from "../session/session-context.js";
 import { describeMalformedVersion } from "../session/session-header.js";
 import { readSessionFile } from "../session/session-loader.js";
-import { lookupSession } from "../session/session-lookup.js";
-import { SessionManager } from "../session/session-manager.js";
 import { getDefaultSessionDir } from "../session/session-paths.js";
 import { FileSessionStorage } from "../session/session-storage.js";
 import type { FileEntry, SessionHeader, SessionInfo } from "../session/types.js";
-import { clip, formatRelativeTime, formatTable } from "./format.js";
+import type { CliIo } from "./cli-io.js";
+import { formatTable } from "./format.js";
 import { refreshIndexWithProgress } from "./index-progress.js";
-
-/** Where a CLI command writes, and what it runs against. */
-export interface CliIo {
-	stdout: (text: string) => void;
-	stderr: (text: string) => void;
-	/** Whether stderr is a terminal (live progress goes there); false when absent. */
-	stderrIsTTY?: boolean;
-	/** Terminal columns of stdout when it is a terminal: tables are cut to fit. */
-	columns?: number | undefined;
-	cwd: string;
-}
+import { lookupSession } from "./session-lookup.js";
 
 /** Flags the session commands understand. */
 export interface SessionsFlags {
@@ -52,7 +44,7 @@ async function listCommand(flags: SessionsFlags, io: CliIo): Promise<number> {
 		{ stderr: io.stderr, isTTY: io.stderrIsTTY === true },
 		dir === undefined ? undefined : [dir],
 	);
-	const sessions = dir === undefined ? await SessionManager.listAll() : await SessionManager.list(io.cwd, dir);
+	const sessions = dir === undefined ? await listAllSessions() : await listProjectSessions(io.cwd, dir);
 	if (flags.json) {
 		io.stdout(`${safeJson(sessions)}\n`);
 		return 0;

@@ -1,7 +1,7 @@
 import { readShares, revokeShare } from "../export/share-registry.js";
 import { safeLine } from "../render/safe-text.js";
+import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
-import type { CliIo } from "./sessions-command.js";
 
 /** `xcsh shares [revoke <id>]`: every recorded share of every session, and revoking one. */
 export async function runSharesCommand(args: readonly string[], io: CliIo): Promise<number> {

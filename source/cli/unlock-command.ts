@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { type LockHolderState, sessionFileOf, unlockSession } from "../doctor/unlock.js";
 import type { LockInfo } from "../session/session-lock.js";
-import type { CliIo } from "./sessions-command.js";
+import type { CliIo } from "./cli-io.js";
 
 function since(holder: LockInfo): string {
 	return holder.startedAt ? `, since ${holder.startedAt}` : "";

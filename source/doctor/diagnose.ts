@@ -65,17 +65,3 @@ export function listSessionFiles(sessionsRoot: string = getSessionsRoot()): stri
 	}
 	return files;
 }
-
-/** Diagnoses every session file of every project, one file at a time (a session can be hundreds of MB). */
-export async function diagnoseAll(options: DiagnoseOptions = {}): Promise<SessionDiagnosis[]> {
-	const reports: SessionDiagnosis[] = [];
-	for (const file of listSessionFiles()) {
-		try {
-			reports.push(await diagnoseSessionFile(file, options));
-		} catch (error) {
-			// Deleted (or moved to the trash) since the listing: nothing to diagnose.
-			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-		}
-	}
-	return reports;
-}

@@ -1,5 +1,5 @@
 import { normalizeMessage } from "../session/message-shape.js";
-import type { StoredEntry } from "../session/session-entries.js";
+import type { StoredEntry } from "../session/types.js";
 
 /** Lines of each tool result an export keeps with `--collapse-tools`. */
 export const COLLAPSED_TOOL_LINES = 5;

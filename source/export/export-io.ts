@@ -1,11 +1,10 @@
 import { link, mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { resolveBlobRefs } from "../session/blob-refs.js";
 import { migrateSessionEntries } from "../session/migrations.js";
-import { resolveBlobRefs } from "../session/persist-transform.js";
-import type { StoredEntry } from "../session/session-entries.js";
 import { readSessionFile } from "../session/session-loader.js";
 import { FileSessionStorage, tempPathFor } from "../session/session-storage.js";
-import type { SessionHeader } from "../session/types.js";
+import type { SessionHeader, StoredEntry } from "../session/types.js";
 import { alreadyExists, type ExportTargetCheck, exportTargetProblem } from "./export-target.js";
 
 /** A session file as an export sees it: migrated and with blobs resolved, in memory only. */

@@ -1,5 +1,5 @@
-import type { StoredEntry } from "../session/session-entries.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { StoredEntry } from "../session/types.js";
 
 /** What part of a session an export carries. */
 export type ExportScope = { kind: "tree" } | { kind: "branch" } | { kind: "entry"; entryId: string };

@@ -1,7 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { asText, entryMessage } from "../session/message-shape.js";
-import type { StoredEntry } from "../session/session-entries.js";
-import type { SessionHeader } from "../session/types.js";
+import type { SessionHeader, StoredEntry } from "../session/types.js";
 
 /** `--focused`: only the prompts and the final answers of each turn. */
 export interface TextExportOptions {

@@ -2,8 +2,8 @@ import { serializeConversation } from "../agent/compaction/serialize-conversatio
 import { loadRedactionConfig } from "../redaction/config.js";
 import { redactEntries } from "../redaction/redact.js";
 import { entryMessage } from "../session/message-shape.js";
-import type { StoredEntry } from "../session/session-entries.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { StoredEntry } from "../session/types.js";
 import { describeScope, type ExportScope, entriesInScope } from "./export-scope.js";
 import { describeRedaction } from "./redact-export.js";
 

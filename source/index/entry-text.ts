@@ -1,4 +1,4 @@
-import { userMessageText } from "../session/session-discovery.js";
+import { userMessageText } from "../session/messages.js";
 
 /** The message roles the index holds text for. */
 export type IndexedRole = "user" | "assistant" | "toolResult";
@@ -33,9 +33,9 @@ const FIRST_PROMPT_CHARS = 200;
  * beyond that they are file dumps, logs and file contents being written, whose words the prompts
  * and answers around them repeat, and tokenising them whole would halve the index's build speed.
  */
-export const TOOL_RESULT_HEAD_CHARS = 2048;
-export const TOOL_RESULT_TAIL_CHARS = 1024;
-export const TOOL_CALL_ARGUMENT_CHARS = 1024;
+const TOOL_RESULT_HEAD_CHARS = 2048;
+const TOOL_RESULT_TAIL_CHARS = 1024;
+const TOOL_CALL_ARGUMENT_CHARS = 1024;
 
 function toolResultExcerpt(text: string): string {
 	if (text.length <= TOOL_RESULT_HEAD_CHARS + TOOL_RESULT_TAIL_CHARS) return text;

@@ -5,7 +5,7 @@
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 
 /** Lower-case, accent-free form of a token. */
-export function foldToken(token: string): string {
+function foldToken(token: string): string {
 	return token
 		.normalize("NFD")
 		.replace(/\p{M}+/gu, "")

@@ -1,7 +1,7 @@
 import { type TextToken, tokenize } from "./fts-terms.js";
 
 /** Tokens shown around a hit: about one terminal line. */
-export const SNIPPET_TOKENS = 16;
+const SNIPPET_TOKENS = 16;
 // How far before the first match a window starts, so the match has some lead-in.
 const LEAD_TOKENS = 4;
 

@@ -136,7 +136,7 @@ export function parseRedactionConfig(text: string): ParsedRedactionConfig {
 }
 
 /** One line for the person: the first problem, and how many more there are. */
-export function formatConfigErrors(errors: readonly string[]): string {
+function formatConfigErrors(errors: readonly string[]): string {
 	const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
 	return `redaction.json: ${errors[0] ?? "is invalid"}${more}`;
 }

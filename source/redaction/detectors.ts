@@ -10,7 +10,7 @@ import {
 import { AWS_SECRET_AFTER_KEY_ID, VENDOR_DETECTORS, type VendorKind } from "./vendor-formats.js";
 
 export type { Companion, Detector, DetectorRole, MatchSpan, Refine } from "./detector-types.js";
-export { ci, escapeRegex } from "./regex-source.js";
+export { escapeRegex } from "./regex-source.js";
 
 /** Ids of the built-in detectors, as they appear in `[REDACTED:<kind>]`. */
 export type BuiltinKind =
@@ -45,7 +45,7 @@ type BuiltinDetector = Detector & { readonly kind: BuiltinKind | "skip" };
  * end where a word ends in the key's casing (`authToken`, `API_KEY`), so `tokenize`, `MAX_TOKENS`,
  * `author` and `XAUTHORITY` are not keys of secrets.
  */
-export const SECRET_KEY_WORD = `(?:${[
+const SECRET_KEY_WORD = `(?:${[
 	ci("token"),
 	ci("secret"),
 	`${ci("pass")}(?:${ci("word")}|${ci("wd")})`,

@@ -1,9 +1,8 @@
-import type { StoredEntry } from "../session/session-entries.js";
-import type { SessionHeader } from "../session/types.js";
+import type { SessionHeader, StoredEntry } from "../session/types.js";
 import { createRedactor, type Finding, type RedactOptions, type Redactor, type TextRedaction } from "./redactor.js";
 
 export type { Finding, RedactOptions, Redactor, TextRedaction } from "./redactor.js";
-export { createRedactor, previewSecret } from "./redactor.js";
+export { createRedactor } from "./redactor.js";
 
 /** Options for `redactEntries`: text options plus the session header, redacted alongside. */
 export interface RedactEntriesOptions extends RedactOptions {

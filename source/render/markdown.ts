@@ -38,11 +38,6 @@ export function loadMarkdown(): Promise<void> {
 	return loading;
 }
 
-/** True once `loadMarkdown` finished; before that markdown is shown as wrapped plain text. */
-export function isMarkdownLoaded(): boolean {
-	return loaded !== undefined;
-}
-
 interface Context {
 	readonly style: MarkdownStyle;
 	readonly highlighter: Highlighter;
@@ -167,11 +162,6 @@ function joinBlocks(blocks: readonly string[][]): string[] {
  */
 export function renderMarkdownLines(markdown: string, options: MarkdownOptions): string[] {
 	return renderStreamingMarkdown(markdown, options).lines.slice();
-}
-
-/** `renderMarkdownLines` joined with newlines. */
-export function renderMarkdown(markdown: string, options: MarkdownOptions): string {
-	return renderMarkdownLines(markdown, options).join("\n");
 }
 
 /**

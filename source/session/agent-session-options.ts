@@ -1,12 +1,13 @@
 import type { AgentTool, ThinkingLevel } from "@mariozechner/pi-agent-core";
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { ExtensionRunner } from "../agent/extensions/runner.js";
+import type { CompactionOptions } from "./compactor.js";
 import type { ModelResolver } from "./model-resolver.js";
-import type { CompactionOptions } from "./session-maintenance.js";
-import type { ReadOnlyReason, SessionManager } from "./session-manager.js";
+import type { SessionManager } from "./session-manager.js";
+import type { ReadOnlyReason } from "./session-manager-types.js";
 
 /** Why a prompt is refused in a session opened read-only. */
-export const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
+const READ_ONLY_MESSAGE = "This session is open read-only (another xcsh has it): /fork to continue in a copy";
 
 /** Why a prompt is refused, for each reason a session can be read-only. */
 export function readOnlyMessage(reason: ReadOnlyReason, sessionFile: string | undefined): string {

@@ -6,21 +6,19 @@ import { nameEndpoint } from "../agent/models/endpoint-error.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
+import { type CompactionResult, Compactor } from "./compactor.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
 import { convertToLlm } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
-import {
-	type CompactionResult,
-	type NavigateTreeOptions,
-	type NavigateTreeResult,
-	SessionMaintenance,
-} from "./session-maintenance.js";
-import type { OpenOptions, SessionManager } from "./session-manager.js";
+import type { SessionManager } from "./session-manager.js";
+import type { OpenOptions } from "./session-manager-types.js";
+import { SummaryRequests } from "./summary-requests.js";
+import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./tree-navigation.js";
 import type { SessionContext } from "./types.js";
 
-export { type AgentSessionOptions, READ_ONLY_MESSAGE } from "./agent-session-options.js";
+export type { AgentSessionOptions } from "./agent-session-options.js";
 export { type ModelResolver, modelRef } from "./model-resolver.js";
 
 function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
@@ -37,7 +35,8 @@ export class AgentSession {
 	readonly #models: ModelResolver;
 	readonly #extensions: ExtensionRunner;
 	readonly #listeners = new Set<AgentSessionListener>();
-	readonly #maintenance: SessionMaintenance;
+	readonly #requests: SummaryRequests;
+	readonly #compactor: Compactor;
 	#unsubscribeAgent: (() => void) | undefined;
 	#nextTurn: AgentMessage[] = [];
 	readonly #choice: ModelChoice;
@@ -50,10 +49,11 @@ export class AgentSession {
 		this.#extensions = options.extensions ?? new ExtensionRunner();
 		this.#choice = new ModelChoice(agent, options.sessionManager, options.models);
 		this.#recorder = new MessageRecorder(options.sessionManager, (event) => this.#emit(event));
-		this.#maintenance = new SessionMaintenance({
+		this.#requests = new SummaryRequests(agent, (provider) => this.#models.getApiKey(provider));
+		this.#compactor = new Compactor({
 			sessionManager: options.sessionManager,
 			agent,
-			apiKey: (provider) => this.#models.getApiKey(provider),
+			requests: this.#requests,
 			emit: (event) => this.#emit(event),
 			settings: options.compaction ?? {},
 			rebuild: () => this.#restoreFromSession(),
@@ -154,7 +154,7 @@ export class AgentSession {
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
 		try {
 			await this.#agent.prompt(messages);
-			await this.#maintenance.compactIfNeeded();
+			await this.#compactor.compactIfNeeded();
 		} finally {
 			this.#emit({ type: "agent_idle" });
 		}
@@ -179,7 +179,7 @@ export class AgentSession {
 
 	/** Stops the current turn, summary or compaction; the partial assistant message is kept. */
 	async abort(): Promise<void> {
-		this.#maintenance.abort();
+		this.#requests.abort();
 		this.#agent.abort();
 		await this.#agent.waitForIdle();
 	}
@@ -277,7 +277,11 @@ export class AgentSession {
 	/** Moves the leaf in the tree, optionally leaving a summary of the branch behind. */
 	async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before moving in the tree");
-		const result = await this.#maintenance.navigateTree(targetId, options);
+		const result = await navigateTree(
+			{ sessionManager: this.#sessionManager, requests: this.#requests, rebuild: () => this.#restoreFromSession() },
+			targetId,
+			options,
+		);
 		if (!result.cancelled)
 			await this.#broadcast(
 				{
@@ -307,7 +311,7 @@ export class AgentSession {
 	/** Summarises older context into a `compaction` entry and rebuilds the context from the session. */
 	async compact(instructions?: string): Promise<CompactionResult> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before compacting");
-		return this.#maintenance.compact(instructions, "manual");
+		return this.#compactor.compact(instructions, "manual");
 	}
 
 	/** The session as plain text for /dump; empty when there are no messages yet. */
@@ -372,7 +376,7 @@ export class AgentSession {
 	/** Aborts first, still subscribed, so the partial message lands in the session it belongs to. */
 	async #stopAndDisconnect(): Promise<void> {
 		if (this.isStreaming) await this.abort();
-		this.#maintenance.abort();
+		this.#requests.abort();
 		this.#unsubscribeAgent?.();
 		this.#unsubscribeAgent = undefined;
 	}

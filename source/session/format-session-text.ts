@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { entryMessage } from "./message-shape.js";
-import type { StoredEntry } from "./session-entries.js";
+import type { StoredEntry } from "./types.js";
 
 /** A tool as the dump shows it. */
 export interface DumpTool {

@@ -44,7 +44,7 @@ export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
 }
 
 /** `.<name>.<pid>.<hex>.tmp` next to `path`: the name every lock helper file has (see stale-temp cleanup). */
-export function lockTempPathFor(path: string): string {
+function lockTempPathFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 

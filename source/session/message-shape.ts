@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "@mariozechner/pi-ai";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./messages.js";
-import type { StoredEntry } from "./session-entries.js";
+import type { StoredEntry } from "./types.js";
 
 /*
  * The loader accepts any entry with a type (and, from v2 on, an id): a damaged or hand-edited file

@@ -52,10 +52,10 @@ declare module "@mariozechner/pi-agent-core" {
 
 export const COMPACTION_SUMMARY_PREFIX =
 	"The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-export const BRANCH_SUMMARY_PREFIX =
+const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+const BRANCH_SUMMARY_PREFIX =
 	"The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
 function toEpochMs(timestamp: string): number {
 	const ms = Date.parse(timestamp);
@@ -90,7 +90,7 @@ export function createCompactionSummaryMessage(
 }
 
 /** Text the model sees for a direct shell execution. */
-export function bashExecutionToText(message: BashExecutionMessage): string {
+function bashExecutionToText(message: BashExecutionMessage): string {
 	let text = `Ran \`${message.command}\`\n`;
 	text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
 	if (message.cancelled) text += "\n\n(command cancelled)";
@@ -148,4 +148,22 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
 		}
 	}
 	return result;
+}
+
+/** Anything shaped like a message, as read from a session line. */
+export interface UserLike {
+	role?: unknown;
+	content?: unknown;
+}
+
+/** The text of a user message (string content, or its text blocks joined), or undefined. */
+export function userMessageText(message: UserLike | undefined): string | undefined {
+	if (message?.role !== "user") return undefined;
+	if (typeof message.content === "string") return message.content;
+	if (!Array.isArray(message.content)) return undefined;
+	const parts: string[] = [];
+	for (const block of message.content as { type?: unknown; text?: unknown }[]) {
+		if (block?.type === "text" && typeof block.text === "string") parts.push(block.text);
+	}
+	return parts.length > 0 ? parts.join(" ") : undefined;
 }

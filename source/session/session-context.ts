@@ -5,19 +5,16 @@ import {
 	isKnownEntry,
 	type ModelChangeEntry,
 	type SessionContext,
-	type SessionEntry,
-	type UnknownSessionEntry,
+	type StoredEntry,
 } from "./types.js";
 
-type StoredEntry = SessionEntry | UnknownSessionEntry;
-
 /** A context with nothing in it (leaf null, or no entries). */
-export function emptySessionContext(): SessionContext {
+function emptySessionContext(): SessionContext {
 	return { messages: [], thinkingLevel: "off", models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
 /** "provider/modelId" of a model_change entry, reading the old `{provider, modelId}` shape too. */
-export function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
+function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
 	if (typeof entry.model === "string" && entry.model.length > 0) return entry.model;
 	if (typeof entry.provider === "string" && typeof entry.modelId === "string")
 		return `${entry.provider}/${entry.modelId}`;
@@ -52,7 +49,8 @@ function cutAtCycle(path: StoredEntry[]): StoredEntry[] {
 	return kept;
 }
 
-function messageOf(entry: StoredEntry): AgentMessage | undefined {
+/** The message an entry puts in the model's context (message, custom_message, branch_summary), if any. */
+export function messageOfEntry(entry: StoredEntry): AgentMessage | undefined {
 	if (!isKnownEntry(entry)) return undefined;
 	switch (entry.type) {
 		case "message":
@@ -64,6 +62,51 @@ function messageOf(entry: StoredEntry): AgentMessage | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/** One message of the model's context and the id of the entry it comes from. */
+export interface ContextItem {
+	entryId: string;
+	message: AgentMessage;
+}
+
+/**
+ * The model's context along a path, as items: the latest compaction on it (its summary is sent
+ * first), then each message the compaction keeps — from its `firstKeptEntryId` up to it, and all
+ * after it. The one rule both `buildSessionContext` and compaction planning read.
+ */
+export interface ContextItems {
+	compaction?: CompactionEntry;
+	items: ContextItem[];
+}
+
+/** The context items of a path root → leaf (see `ContextItems`). */
+function contextItemsOfPath(path: readonly StoredEntry[]): ContextItems {
+	let compactionIndex = -1;
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (path[i]!.type === "compaction") {
+			compactionIndex = i;
+			break;
+		}
+	}
+	const items: ContextItem[] = [];
+	const push = (entry: StoredEntry): void => {
+		const message = messageOfEntry(entry);
+		if (message) items.push({ entryId: entry.id, message });
+	};
+	if (compactionIndex < 0) {
+		for (const entry of path) push(entry);
+		return { items };
+	}
+	const compaction = path[compactionIndex] as CompactionEntry;
+	let kept = false;
+	for (let i = 0; i < compactionIndex; i++) {
+		const entry = path[i]!;
+		if (entry.id === compaction.firstKeptEntryId) kept = true;
+		if (kept) push(entry);
+	}
+	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i]!);
+	return { compaction, items };
 }
 
 function resolveLeaf(
@@ -79,6 +122,26 @@ function resolveLeaf(
 	return entries[entries.length - 1];
 }
 
+/** The path root → leaf that `buildSessionContext` reads (empty for leaf null or no entries). */
+function contextPath(
+	entries: readonly StoredEntry[],
+	leafId: string | null | undefined,
+	byId: ReadonlyMap<string, StoredEntry> | undefined,
+): StoredEntry[] {
+	const index = byId ?? new Map(entries.map((e) => [e.id, e]));
+	const leaf = resolveLeaf(entries, leafId, index);
+	return leaf ? pathToEntry(leaf, index) : [];
+}
+
+/** The context items of a leaf, resolved as `buildSessionContext` resolves it. */
+export function buildContextItems(
+	entries: readonly StoredEntry[],
+	leafId?: string | null,
+	byId?: ReadonlyMap<string, StoredEntry>,
+): ContextItems {
+	return contextItemsOfPath(contextPath(entries, leafId, byId));
+}
+
 /**
  * Resolves what is sent to the model for a leaf: the path's messages (compaction-aware) and the
  * runtime state (thinking level, models by role, TTSR rules, mode) derived along it.
@@ -88,17 +151,13 @@ export function buildSessionContext(
 	leafId?: string | null,
 	byId?: ReadonlyMap<string, StoredEntry>,
 ): SessionContext {
-	const index = byId ?? new Map(entries.map((e) => [e.id, e]));
-	const leaf = resolveLeaf(entries, leafId, index);
+	const path = contextPath(entries, leafId, byId);
 	const context = emptySessionContext();
-	if (!leaf) return context;
-	const path = pathToEntry(leaf, index);
+	if (path.length === 0) return context;
 
 	let lastAssistantModel: string | undefined;
-	let compactionIndex = -1;
 	const rules = new Set<string>();
-	for (let i = 0; i < path.length; i++) {
-		const entry = path[i]!;
+	for (const entry of path) {
 		if (!isKnownEntry(entry)) continue;
 		switch (entry.type) {
 			case "thinking_level_change":
@@ -121,9 +180,6 @@ export function buildSessionContext(
 				context.mode = entry.mode;
 				context.modeData = entry.data;
 				break;
-			case "compaction":
-				compactionIndex = i;
-				break;
 			default:
 				break;
 		}
@@ -132,24 +188,11 @@ export function buildSessionContext(
 	context.injectedTtsrRules = [...rules];
 	if (context.modeData === undefined) delete context.modeData;
 
-	const messages = context.messages;
-	let start = 0;
-	if (compactionIndex >= 0) {
-		const compaction = path[compactionIndex] as CompactionEntry;
-		messages.push(createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp));
-		let kept = false;
-		for (let i = 0; i < compactionIndex; i++) {
-			const entry = path[i]!;
-			if (entry.id === compaction.firstKeptEntryId) kept = true;
-			if (!kept) continue;
-			const message = messageOf(entry);
-			if (message) messages.push(message);
-		}
-		start = compactionIndex + 1;
-	}
-	for (let i = start; i < path.length; i++) {
-		const message = messageOf(path[i]!);
-		if (message) messages.push(message);
-	}
+	const { compaction, items } = contextItemsOfPath(path);
+	if (compaction)
+		context.messages.push(
+			createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp),
+		);
+	for (const item of items) context.messages.push(item.message);
 	return context;
 }

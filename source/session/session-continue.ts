@@ -1,8 +1,7 @@
 import { dirname, resolve } from "node:path";
-import { listIndexedSessions } from "../index/indexed-sessions.js";
 import { getRecentSessions } from "./session-discovery.js";
 import type { LockInfo } from "./session-lock.js";
-import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
+import type { SessionStorage } from "./session-storage.js";
 import { readTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 
 /** What `--continue` will open, and the sessions it passed over because another xcsh has them. */
@@ -11,14 +10,14 @@ export interface ContinueTarget {
 	skipped: { path: string; holder: LockInfo }[];
 }
 
+/** Session files of a directory, newest first. */
+export type NewestFirst = (sessionDir: string, storage: SessionStorage) => Promise<string[]>;
+
 const SCAN_LIMIT = 200;
 
-/** Session files of a directory, newest first: from the index, or from 4 KB prefixes without it. */
-async function newestFirst(sessionDir: string, storage: SessionStorage): Promise<string[]> {
-	const indexed = storage instanceof FileSessionStorage ? await listIndexedSessions({ dir: sessionDir }) : undefined;
-	if (indexed) return indexed.map((session) => session.path);
-	return (await getRecentSessions(sessionDir, SCAN_LIMIT, storage)).map((recent) => recent.path);
-}
+/** Session files of a directory, newest first, from their 4 KB prefixes. */
+export const newestFirstByPrefix: NewestFirst = async (sessionDir, storage) =>
+	(await getRecentSessions(sessionDir, SCAN_LIMIT, storage)).map((recent) => recent.path);
 
 /**
  * The file `--continue` opens: this terminal's breadcrumb when it points into `sessionDir`, else the
@@ -28,6 +27,7 @@ export async function resolveContinueTarget(
 	cwd: string,
 	sessionDir: string,
 	storage: SessionStorage,
+	newestFirst: NewestFirst = newestFirstByPrefix,
 ): Promise<ContinueTarget> {
 	const skipped: ContinueTarget["skipped"] = [];
 	const usable = (path: string): boolean => {

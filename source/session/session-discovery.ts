@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
+import { type UserLike, userMessageText } from "./messages.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
-import type { SessionStorage, StorageStat } from "./session-storage.js";
+import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
 const PREFIX_BYTES = 4096;
@@ -18,23 +19,6 @@ export interface RecentSessionInfo {
 	created: Date;
 	modified: Date;
 	firstMessage: string;
-}
-
-interface UserLike {
-	role?: unknown;
-	content?: unknown;
-}
-
-/** The text of a user message (string content, or its text blocks joined), or undefined. */
-export function userMessageText(message: UserLike | undefined): string | undefined {
-	if (message?.role !== "user") return undefined;
-	if (typeof message.content === "string") return message.content;
-	if (!Array.isArray(message.content)) return undefined;
-	const parts: string[] = [];
-	for (const block of message.content as { type?: unknown; text?: unknown }[]) {
-		if (block?.type === "text" && typeof block.text === "string") parts.push(block.text);
-	}
-	return parts.length > 0 ? parts.join(" ") : undefined;
 }
 
 function oneLine(text: string): string {
@@ -93,7 +77,7 @@ async function readPrefixWithHeader(storage: SessionStorage, candidate: Candidat
 export async function getRecentSessions(
 	sessionDir: string,
 	limit: number,
-	storage: SessionStorage,
+	storage: SessionStorage = new FileSessionStorage(),
 ): Promise<RecentSessionInfo[]> {
 	const result: RecentSessionInfo[] = [];
 	for (const candidate of candidates(storage, sessionDir)) {
@@ -123,7 +107,10 @@ export async function getRecentSessions(
 }
 
 /** The most recently modified session file of a directory whose first line is a session header. */
-export async function findMostRecentSession(sessionDir: string, storage: SessionStorage): Promise<string | undefined> {
+export async function findMostRecentSession(
+	sessionDir: string,
+	storage: SessionStorage = new FileSessionStorage(),
+): Promise<string | undefined> {
 	const [recent] = await getRecentSessions(sessionDir, 1, storage);
 	return recent?.path;
 }
@@ -148,7 +135,7 @@ function countMessageLines(text: string): number {
 }
 
 /** Full metadata of one session file (reads the whole file; message lines are counted, not parsed). */
-export async function readSessionInfo(
+async function readSessionInfo(
 	path: string,
 	storage: SessionStorage,
 	stat: StorageStat | undefined = storage.statSync(path),

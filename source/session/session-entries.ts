@@ -1,12 +1,11 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import { createEntryId } from "./ids.js";
-import { buildSessionContext, pathToEntry } from "./session-context.js";
+import { buildContextItems, buildSessionContext, type ContextItems, pathToEntry } from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
-import type { SessionContext, SessionEntry, SessionTreeNode, UnknownSessionEntry } from "./types.js";
+import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
 /** An entry as stored: one of the taxonomy, or an unknown type kept verbatim. */
-export type StoredEntry = SessionEntry | UnknownSessionEntry;
 type NewEntry<T extends SessionEntry = SessionEntry> = T extends SessionEntry
 	? Omit<T, "id" | "parentId" | "timestamp">
 	: never;
@@ -224,5 +223,10 @@ export abstract class SessionEntries {
 	/** What is sent to the model at the current leaf. */
 	buildSessionContext(): SessionContext {
 		return buildSessionContext(this.#entries, this.#leafId, this.#byId);
+	}
+
+	/** The messages of `buildSessionContext()` with the entries they come from (what compaction plans over). */
+	buildContextItems(): ContextItems {
+		return buildContextItems(this.#entries, this.#leafId, this.#byId);
 	}
 }

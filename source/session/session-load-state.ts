@@ -1,10 +1,9 @@
+import { resolveBlobRefs } from "./blob-refs.js";
 import { migrateSessionEntries } from "./migrations.js";
-import { resolveBlobRefs } from "./persist-transform.js";
-import type { StoredEntry } from "./session-entries.js";
 import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";
-import type { JsonlLineError, SessionHeader } from "./types.js";
+import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** What loading the current file found, for callers that want to tell the person. */
 export interface SessionLoadReport {

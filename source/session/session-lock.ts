@@ -44,7 +44,7 @@ export class SessionLockedError extends Error {
 }
 
 /** The lock file could not be written (a full disk, a read-only folder): nothing was left behind. */
-export class LockWriteError extends Error {
+class LockWriteError extends Error {
 	readonly code: string | undefined;
 
 	constructor(sessionFile: string, cause: unknown) {

@@ -1,7 +1,27 @@
+import type { NewestFirst } from "./session-continue.js";
+import type { SessionStorage } from "./session-storage.js";
+
 /** Why a session is open read-only: another xcsh has it, or its header is damaged (`xcsh doctor --fix`). */
 export type ReadOnlyReason = "held-elsewhere" | "damaged-header";
 
-/** How `open` / `setSessionFile` open a file. */
+/** Where a session's files live: the project's session directory and the storage behind it. */
+export interface StorageOptions {
+	/** The directory new session files go to (default: the project's directory under the agent dir). */
+	sessionDir?: string;
+	/** The file system to use (default: the real one, `FileSessionStorage`). */
+	storage?: SessionStorage;
+}
+
+/** How `continueRecent` finds the newest sessions of a directory. */
+export interface ContinueOptions extends StorageOptions {
+	/**
+	 * Session files of `sessionDir`, newest first. Default: their 4 KB prefixes (`getRecentSessions`);
+	 * the CLI passes the session index's listing, which is faster on large directories.
+	 */
+	newestFirst?: NewestFirst;
+}
+
+/** How `setSessionFile` opens a file. */
 export interface OpenOptions {
 	/** Browse without writing or locking (the session is open in another xcsh). */
 	readOnly?: boolean;
@@ -13,6 +33,9 @@ export interface OpenOptions {
 	/** Throw `Session file not found` for a missing file instead of starting a new session at that path. */
 	mustExist?: boolean;
 }
+
+/** How `SessionManager.open` opens a file: where, and how. */
+export interface OpenFileOptions extends StorageOptions, OpenOptions {}
 
 /** The result of `fork()`. */
 export interface ForkResult {

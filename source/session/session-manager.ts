@@ -2,12 +2,19 @@ import { dirname, join, resolve } from "node:path";
 import { createSessionId } from "./ids.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
-import { SessionEntries, type StoredEntry } from "./session-entries.js";
-import { listAllSessions, listProjectSessions } from "./session-listing.js";
+import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
+import { SessionEntries } from "./session-entries.js";
 import { loadState } from "./session-load-state.js";
 import { readSessionFile } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
-import type { ForkResult, OpenOptions, ReadOnlyReason } from "./session-manager-types.js";
+import type {
+	ContinueOptions,
+	ForkResult,
+	OpenFileOptions,
+	OpenOptions,
+	ReadOnlyReason,
+	StorageOptions,
+} from "./session-manager-types.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
@@ -18,13 +25,13 @@ import {
 	type SessionEntry,
 	type SessionHeader,
 	type SessionInfo,
+	type StoredEntry,
 } from "./types.js";
 
-export type { SessionInitOptions, StoredEntry } from "./session-entries.js";
+export type { SessionInitOptions } from "./session-entries.js";
 
 import type { SessionLoadReport } from "./session-load-state.js";
 
-export type { ForkResult, OpenOptions, ReadOnlyReason } from "./session-manager-types.js";
 export type { SessionLoadReport };
 
 /** A session lock this manager holds. */
@@ -56,11 +63,11 @@ export class SessionManager extends SessionEntries {
 	}
 
 	/** A new persistent session for `cwd` (nothing is written before the first assistant message). */
-	static async create(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
+	static async create(cwd: string, options: StorageOptions = {}): Promise<SessionManager> {
 		const manager = new SessionManager(
 			cwd,
-			sessionDir ?? getDefaultSessionDir(cwd),
-			storage ?? new FileSessionStorage(),
+			options.sessionDir ?? getDefaultSessionDir(cwd),
+			options.storage ?? new FileSessionStorage(),
 			true,
 		);
 		manager.#startNew(undefined);
@@ -71,26 +78,8 @@ export class SessionManager extends SessionEntries {
 	 * Opens a session file (a missing or empty file starts a new session at that path, unless
 	 * `mustExist`). Throws `SessionLockedError` when another xcsh has it open (see `openReadOnly`).
 	 */
-	static async open(
-		path: string,
-		sessionDir?: string,
-		storage?: SessionStorage,
-		options: OpenOptions = {},
-	): Promise<SessionManager> {
-		return SessionManager.#openWith(path, sessionDir, storage, options);
-	}
-
-	/** Opens a session to browse, export or fork without writing or locking it (another xcsh has it). */
-	static async openReadOnly(path: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
-		return SessionManager.#openWith(path, sessionDir, storage, { readOnly: true });
-	}
-
-	static async #openWith(
-		path: string,
-		sessionDir: string | undefined,
-		storage: SessionStorage | undefined,
-		options: OpenOptions,
-	): Promise<SessionManager> {
+	static async open(path: string, options: OpenFileOptions = {}): Promise<SessionManager> {
+		const { sessionDir, storage, ...open } = options;
 		const file = resolve(path);
 		const manager = new SessionManager(
 			process.cwd(),
@@ -98,8 +87,13 @@ export class SessionManager extends SessionEntries {
 			storage ?? new FileSessionStorage(),
 			true,
 		);
-		await manager.setSessionFile(file, options);
+		await manager.setSessionFile(file, open);
 		return manager;
+	}
+
+	/** Opens a session to browse, export or fork without writing or locking it (another xcsh has it). */
+	static async openReadOnly(path: string, options: StorageOptions = {}): Promise<SessionManager> {
+		return SessionManager.open(path, { ...options, readOnly: true });
 	}
 
 	/** A session that is never written anywhere (`--no-session`). */
@@ -113,30 +107,26 @@ export class SessionManager extends SessionEntries {
 	 * This terminal's last session for `cwd`, else the newest one there, else a new session; sessions
 	 * another xcsh has open are skipped (`getSkippedLockedSessions()` says which).
 	 */
-	static async continueRecent(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionManager> {
-		const store = storage ?? new FileSessionStorage();
-		const dir = sessionDir ?? getDefaultSessionDir(cwd);
-		const target = await resolveContinueTarget(cwd, dir, store);
+	static async continueRecent(cwd: string, options: ContinueOptions = {}): Promise<SessionManager> {
+		const storage = options.storage ?? new FileSessionStorage();
+		const sessionDir = options.sessionDir ?? getDefaultSessionDir(cwd);
+		const target = await resolveContinueTarget(cwd, sessionDir, storage, options.newestFirst);
 		const manager = target.path
-			? await SessionManager.open(target.path, dir, store)
-			: await SessionManager.create(cwd, dir, store);
+			? await SessionManager.open(target.path, { sessionDir, storage })
+			: await SessionManager.create(cwd, { sessionDir, storage });
 		manager.#skippedLocked = target.skipped;
 		manager.#cwd = cwd;
 		return manager;
 	}
 
 	/** Copies another session (any project) into a new session for `targetCwd`; the source is untouched. */
-	static async forkFrom(
-		sourcePath: string,
-		targetCwd: string,
-		sessionDir?: string,
-		storage?: SessionStorage,
-	): Promise<SessionManager> {
-		const store = storage ?? new FileSessionStorage();
+	static async forkFrom(sourcePath: string, targetCwd: string, options: StorageOptions = {}): Promise<SessionManager> {
+		const store = options.storage ?? new FileSessionStorage();
 		const source = resolve(sourcePath);
 		const loaded = await loadState(source, await readSessionFile(source, store), store);
 		if (!loaded) throw new Error(`File not found: ${source}`);
-		const manager = new SessionManager(targetCwd, sessionDir ?? getDefaultSessionDir(targetCwd), store, true);
+		const sessionDir = options.sessionDir ?? getDefaultSessionDir(targetCwd);
+		const manager = new SessionManager(targetCwd, sessionDir, store, true);
 		manager.#startNew(source);
 		manager.#adopt(manager.#header, loaded.entries);
 		manager.#lockNewFile();
@@ -144,14 +134,16 @@ export class SessionManager extends SessionEntries {
 		return manager;
 	}
 
-	/** Sessions of one project, newest first (from the session index; the files when it is unusable). */
+	/** Sessions of one project, newest first, read from the files (`listProjectSessions` prefers the index). */
 	static list(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionInfo[]> {
-		return listProjectSessions(cwd, sessionDir, storage);
+		const store = storage ?? new FileSessionStorage();
+		return listSessionsIn([resolve(sessionDir ?? getDefaultSessionDir(cwd))], store);
 	}
 
-	/** Sessions of every project under the agent dir, newest first (from the session index when usable). */
+	/** Sessions of every project under the agent dir, newest first, read from the files. */
 	static listAll(storage?: SessionStorage): Promise<SessionInfo[]> {
-		return listAllSessions(storage);
+		const store = storage ?? new FileSessionStorage();
+		return listSessionsIn(allSessionDirs(store), store);
 	}
 
 	// ── loading and identity ────────────────────────────────────────────────

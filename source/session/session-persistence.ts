@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { log } from "../logger.js";
+import type { PendingBlob } from "./blob-refs.js";
 import { serializeEntry } from "./jsonl.js";
-import { type PendingBlob, prepareForPersistence } from "./persist-transform.js";
+import { prepareForPersistence } from "./persist-transform.js";
 import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
 import type { FileEntry } from "./types.js";
 
@@ -27,7 +28,7 @@ export class PersistenceError extends Error {
 }
 
 /** A rewrite was refused: another process took the session's lock, and may have written to the file since. */
-export class LockLostError extends Error {
+class LockLostError extends Error {
 	constructor() {
 		super("this xcsh no longer holds the session's lock, so the file was not replaced (the session is kept in memory)");
 		this.name = "LockLostError";

@@ -11,7 +11,7 @@ type RenameFn = (from: string, to: string) => Promise<void>;
  * Moves a file or directory: a rename, or copy + remove when `from` and `to` are on different
  * devices (EXDEV). Resolves false when `from` does not exist.
  */
-export async function movePath(from: string, to: string, renameImpl: RenameFn = rename): Promise<boolean> {
+async function movePath(from: string, to: string, renameImpl: RenameFn = rename): Promise<boolean> {
 	try {
 		await renameImpl(from, to);
 		return true;
@@ -26,7 +26,7 @@ export async function movePath(from: string, to: string, renameImpl: RenameFn = 
 }
 
 /** `<ISO time with : and . as ->_<name>` inside `<agentDir>/trash`. */
-export function trashPathFor(name: string, at: Date): string {
+function trashPathFor(name: string, at: Date): string {
 	return join(getAgentDir(), "trash", `${at.toISOString().replace(/[:.]/g, "-")}_${name}`);
 }
 

@@ -1,6 +1,4 @@
-import type { SessionEntry, SessionTreeNode, UnknownSessionEntry } from "./types.js";
-
-type StoredEntry = SessionEntry | UnknownSessionEntry;
+import type { SessionTreeNode, StoredEntry } from "./types.js";
 
 /**
  * Builds the session tree in one pass over the entries (no recursion, so a 100k-deep linear session

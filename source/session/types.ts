@@ -131,7 +131,7 @@ export type SessionEntry = KnownSessionEntry;
 /** What a session file holds: the header, then entries (known or not). */
 export type FileEntry = SessionHeader | SessionEntry | UnknownSessionEntry;
 
-export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
+const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
 	"message",
 	"thinking_level_change",
 	"model_change",
@@ -149,6 +149,9 @@ export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<KnownEntryType>([
 export function isKnownEntry(entry: SessionEntry | UnknownSessionEntry): entry is SessionEntry {
 	return KNOWN_ENTRY_TYPES.has(entry.type);
 }
+
+/** An entry as stored: one the code knows, or one from a newer xcsh, kept as it was read. */
+export type StoredEntry = SessionEntry | UnknownSessionEntry;
 
 /** A node of the session tree returned by `getTree()`. */
 export interface SessionTreeNode {

@@ -13,12 +13,12 @@ const SETTINGS = { keepRecentTokens: 1000, reserveTokens: 100 };
 describe("planCompaction says why there is nothing to compact", () => {
 	it("an empty session, or one message", () => {
 		const session = SessionManager.inMemory("/p");
-		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+		expect(planCompaction(session.buildContextItems(), SETTINGS)).toEqual({
 			kind: "nothing",
 			reason: "the session has no messages",
 		});
 		session.appendMessage(userMessage("hi"));
-		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+		expect(planCompaction(session.buildContextItems(), SETTINGS)).toEqual({
 			kind: "nothing",
 			reason: "the context holds only 1 message",
 		});
@@ -29,7 +29,7 @@ describe("planCompaction says why there is nothing to compact", () => {
 		session.appendMessage(userMessage("short question"));
 		session.appendMessage(assistantMessage("short answer"));
 		session.appendMessage(userMessage("another one"));
-		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+		expect(planCompaction(session.buildContextItems(), SETTINGS)).toEqual({
 			kind: "nothing",
 			reason: "the 3 messages in the context (~123 tokens) fit in the recent part kept as it is (~1,000 tokens)",
 		});
@@ -42,7 +42,7 @@ describe("planCompaction says why there is nothing to compact", () => {
 			session.appendMessage(assistantMessage("reading"));
 			session.appendMessage(toolResultMessage("x".repeat(8000)));
 		}
-		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+		expect(planCompaction(session.buildContextItems(), SETTINGS)).toEqual({
 			kind: "nothing",
 			reason: "the context is one turn (7 messages, ~2,120 tokens) and a compaction only cuts where a prompt starts",
 		});
@@ -54,7 +54,7 @@ describe("planCompaction says why there is nothing to compact", () => {
 		session.appendMessage(assistantMessage("two"));
 		const kept = session.appendMessage(userMessage("three"));
 		session.appendCompaction("summary", undefined, kept, 10);
-		expect(planCompaction(session.getBranch(), SETTINGS)).toEqual({
+		expect(planCompaction(session.buildContextItems(), SETTINGS)).toEqual({
 			kind: "nothing",
 			reason: "the context holds only 1 message since the last compaction",
 		});
@@ -66,8 +66,30 @@ describe("planCompaction says why there is nothing to compact", () => {
 		session.appendMessage(assistantMessage("y".repeat(8000)));
 		const recent = session.appendMessage(userMessage("new question"));
 		session.appendMessage(assistantMessage("short"));
-		const planned = planCompaction(session.getBranch(), { keepRecentTokens: 10, reserveTokens: 100 });
+		const planned = planCompaction(session.buildContextItems(), { keepRecentTokens: 10, reserveTokens: 100 });
 		expect(planned).toMatchObject({ kind: "plan", plan: { firstKeptEntryId: recent } });
+	});
+});
+
+describe("planCompaction reads the context buildSessionContext sends", () => {
+	it("summarises the first messages after the previous summary and keeps the rest", () => {
+		const session = SessionManager.inMemory("/p");
+		session.appendMessage(userMessage("dropped by the first compaction"));
+		session.appendMessage(assistantMessage("z".repeat(4000)));
+		const firstKept = session.appendMessage(userMessage("kept by the first compaction"));
+		session.appendMessage(assistantMessage("y".repeat(8000)));
+		session.appendCompaction("first summary", undefined, firstKept, 10);
+		const recent = session.appendMessage(userMessage("new question"));
+		session.appendMessage(assistantMessage("short"));
+
+		const planned = planCompaction(session.buildContextItems(), { keepRecentTokens: 10, reserveTokens: 100 });
+		if (planned.kind !== "plan") throw new Error(`expected a plan, got: ${planned.reason}`);
+		const sent = session.buildSessionContext().messages;
+		// The summary goes first; the planned messages are the ones after it, up to the kept tail.
+		expect(sent[0]).toMatchObject({ role: "compactionSummary", summary: "first summary" });
+		expect(planned.plan.messagesToSummarize).toEqual(sent.slice(1, 3));
+		expect(planned.plan.firstKeptEntryId).toBe(recent);
+		expect(planned.plan.previousSummary).toBe("first summary");
 	});
 });
 

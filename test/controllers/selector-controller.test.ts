@@ -100,7 +100,7 @@ describe("SelectorController", () => {
 
 	it("lists an explicit session directory", async () => {
 		const dir = join(tmp.root, "custom-sessions");
-		const manager = await SessionManager.create(projectA, dir);
+		const manager = await SessionManager.create(projectA, { sessionDir: dir });
 		manager.appendMessage(userMessage("in a custom dir"));
 		manager.appendMessage(assistantMessage("ok"));
 		await manager.close();

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OVERSIZED_LINE_BYTES } from "../../source/doctor/analyze.js";
-import { diagnoseAll, diagnoseSessionFile, listSessionFiles } from "../../source/doctor/diagnose.js";
+import { diagnoseSessionFile, listSessionFiles } from "../../source/doctor/diagnose.js";
 import { type Finding, type FindingKind, severityOf } from "../../source/doctor/findings.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
@@ -39,7 +39,7 @@ describe("diagnoseSessionFile", () => {
 		writeSession(tmp.agentDir, name, lines, finalNewline);
 
 	it("finds nothing in a session xcsh wrote, images included", async () => {
-		const session = await SessionManager.create(CWD, projectDir(tmp.agentDir));
+		const session = await SessionManager.create(CWD, { sessionDir: projectDir(tmp.agentDir) });
 		session.appendMessage(userMessage("hello"));
 		session.appendMessage(assistantMessage("hi"));
 		session.appendMessage(toolResultMessage("a screenshot", [imageBlock(4096)]));
@@ -127,7 +127,7 @@ describe("diagnoseSessionFile", () => {
 	});
 
 	it("reports image blobs missing from the blob store", async () => {
-		const session = await SessionManager.create(CWD, projectDir(tmp.agentDir));
+		const session = await SessionManager.create(CWD, { sessionDir: projectDir(tmp.agentDir) });
 		session.appendMessage(userMessage("see"));
 		session.appendMessage(assistantMessage("ok"));
 		session.appendMessage(toolResultMessage("img", [imageBlock(4096, 7)]));
@@ -251,7 +251,7 @@ describe("diagnoseSessionFile", () => {
 		const before = [fingerprint(file), fingerprint(`${file}.lock`)];
 		const names = readdirSync(projectDir(tmp.agentDir)).sort();
 		for (let i = 0; i < 3; i++) await diagnoseSessionFile(file);
-		await diagnoseAll();
+		for (const each of listSessionFiles()) await diagnoseSessionFile(each);
 		expect([fingerprint(file), fingerprint(`${file}.lock`)]).toEqual(before);
 		expect(readdirSync(projectDir(tmp.agentDir)).sort()).toEqual(names);
 	});
@@ -263,7 +263,7 @@ describe("diagnoseSessionFile", () => {
 		expect(report.findings).toEqual([{ kind: "cycle", ids: ["loop-a", "loop-b"] }]);
 	});
 
-	it("diagnoseAll covers every project and skips quarantine files", async () => {
+	it("listing covers every project and skips quarantine files", async () => {
 		const a = write("a.jsonl", [headerLine(), entryLine("a", null)]);
 		write("a.jsonl.quarantine.jsonl", ['{"line":3,"text":"x","reason":"y"}']);
 		write("a.jsonl.bak", [headerLine()]);
@@ -272,7 +272,7 @@ describe("diagnoseSessionFile", () => {
 		const b = join(otherDir, "b.jsonl");
 		writeFileSync(b, "not a session\n");
 		expect(listSessionFiles()).toEqual([a, b].sort());
-		const reports = await diagnoseAll();
+		const reports = await Promise.all(listSessionFiles().map((file) => diagnoseSessionFile(file)));
 		expect(reports.map((r) => [r.path, r.ok])).toEqual(
 			[
 				[a, true],

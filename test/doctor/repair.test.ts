@@ -164,7 +164,7 @@ describe("repairSessionFile", () => {
 	});
 
 	it("refuses a session this process has open in a SessionManager", async () => {
-		const session = await SessionManager.create(CWD, projectDir(tmp.agentDir));
+		const session = await SessionManager.create(CWD, { sessionDir: projectDir(tmp.agentDir) });
 		session.appendMessage(userMessage("hi"));
 		session.appendMessage(assistantMessage("hello"));
 		await session.flush();

@@ -71,7 +71,7 @@ interface Opened {
 async function openOrRefuse(file: string, dir: string, diagnosis: SessionDiagnosis): Promise<Opened | undefined> {
 	let session: SessionManager;
 	try {
-		session = await SessionManager.open(file, dir);
+		session = await SessionManager.open(file, { sessionDir: dir });
 	} catch (error) {
 		assert.equal((error as Error).message, `Not a session file: ${file}`, "open() threw something else");
 		assert.equal(diagnosis.header.valid, false, "open() refused a file the doctor calls a session");

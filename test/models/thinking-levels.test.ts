@@ -1,12 +1,7 @@
 import { getModel } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_MODEL } from "../../source/agent/models/offline-provider.js";
-import {
-	parseThinkingLevel,
-	THINKING_LEVELS,
-	thinkingLevelsFor,
-	toReasoningOption,
-} from "../../source/agent/models/thinking-levels.js";
+import { parseThinkingLevel, THINKING_LEVELS, thinkingLevelsFor } from "../../source/agent/models/thinking-levels.js";
 
 describe("thinking levels", () => {
 	it("lists every level weakest first", () => {
@@ -27,11 +22,6 @@ describe("thinking levels", () => {
 			ok: false,
 			error: "--thinking must be one of off, minimal, low, medium, high, xhigh (got nothing)",
 		});
-	});
-
-	it("maps off to an absent reasoning option", () => {
-		expect(toReasoningOption("off")).toBeUndefined();
-		expect(toReasoningOption("low")).toBe("low");
 	});
 
 	it("knows which levels a model supports", () => {

@@ -1,8 +1,8 @@
 import type { AssistantMessage, ImageContent } from "@mariozechner/pi-ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { redactEntries } from "../../source/redaction/redact.js";
-import type { StoredEntry } from "../../source/session/session-entries.js";
 import { SessionManager } from "../../source/session/session-manager.js";
+import type { StoredEntry } from "../../source/session/types.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { lookalikes, type PlantedSecret, planted, withPlantedEnv } from "./corpus.js";
 

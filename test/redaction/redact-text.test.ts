@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { builtinDetectors } from "../../source/redaction/detectors.js";
-import { createRedactor, previewSecret, redactText } from "../../source/redaction/redact.js";
+import { createRedactor, redactText } from "../../source/redaction/redact.js";
+import { previewSecret } from "../../source/redaction/redactor.js";
 import { lookalikes, planted, plantedEnv } from "./corpus.js";
 
 const BUILTIN_KINDS = [...new Set(builtinDetectors().map((d) => d.kind))].filter((k) => k !== "skip");

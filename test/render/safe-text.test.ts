@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clip, formatTable } from "../../source/cli/format.js";
+import { formatTable } from "../../source/cli/format.js";
+import { clip } from "../../source/render/clip.js";
 import { safeDeep, safeJson, safeLine, safeText } from "../../source/render/safe-text.js";
 
 const ESC = "\u001b";

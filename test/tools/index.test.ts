@@ -1,6 +1,6 @@
 import { validateToolArguments } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { createCodingTools, createReadOnlyTools } from "../../source/agent/tools/index.js";
+import { createCodingTools } from "../../source/agent/tools/index.js";
 
 const call = (name: string, args: Record<string, unknown>) => ({
 	type: "toolCall" as const,
@@ -24,10 +24,6 @@ describe("tool sets", () => {
 	it("never runs file changes concurrently, so two edits of one file cannot lose either", () => {
 		const modes = Object.fromEntries(createCodingTools("/work").map((t) => [t.name, t.executionMode]));
 		expect(modes).toEqual({ read: undefined, bash: undefined, edit: "sequential", write: "sequential" });
-	});
-
-	it("gives a read-only session only read", () => {
-		expect(createReadOnlyTools("/work").map((t) => t.name)).toEqual(["read"]);
 	});
 
 	it("tells the model the limits and rules it has to work with", () => {

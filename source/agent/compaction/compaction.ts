@@ -1,7 +1,4 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import { createBranchSummaryMessage, createCustomMessage } from "../../session/messages.js";
-import type { StoredEntry } from "../../session/session-entries.js";
-import type { CompactionEntry } from "../../session/types.js";
 import { collectFileOperations, type FileOperations, isFileOperations } from "./file-operations.js";
 import { estimateContextTokens, estimateTokens } from "./token-estimate.js";
 
@@ -39,52 +36,28 @@ export interface CompactionPlan {
 	fileOperations: FileOperations;
 }
 
-interface ContextItem {
-	entry: StoredEntry;
+/** One message of the model's context and the id of the entry it comes from. */
+export interface PlannedItem {
+	entryId: string;
 	message: AgentMessage;
 }
 
-function messageOf(entry: StoredEntry): AgentMessage | undefined {
-	switch (entry.type) {
-		case "message":
-			return (entry as StoredEntry & { message: AgentMessage }).message;
-		case "custom_message": {
-			const e = entry as Extract<StoredEntry, { type: "custom_message" }>;
-			return createCustomMessage(e.customType, e.content, e.display, e.details, e.timestamp);
-		}
-		case "branch_summary": {
-			const e = entry as Extract<StoredEntry, { type: "branch_summary" }>;
-			return createBranchSummaryMessage(e.summary, e.fromId, e.timestamp);
-		}
-		default:
-			return undefined;
-	}
+/** The previous compaction a new one builds on: its summary and the file operations it recorded. */
+export interface PreviousCompaction {
+	summary: string;
+	details?: unknown;
 }
 
-/** The entries whose messages are in the model's context now, after the latest compaction's rules. */
-function contextItems(path: readonly StoredEntry[]): { items: ContextItem[]; previous?: CompactionEntry } {
-	let compactionIndex = -1;
-	for (let i = path.length - 1; i >= 0; i--) {
-		if (path[i]!.type === "compaction") {
-			compactionIndex = i;
-			break;
-		}
-	}
-	const previous = compactionIndex >= 0 ? (path[compactionIndex] as CompactionEntry) : undefined;
-	const items: ContextItem[] = [];
-	let kept = previous === undefined;
-	for (let i = 0; i < path.length; i++) {
-		const entry = path[i]!;
-		if (i === compactionIndex) continue;
-		if (!kept && previous && (entry.id === previous.firstKeptEntryId || i > compactionIndex)) kept = true;
-		if (!kept) continue;
-		const message = messageOf(entry);
-		if (message) items.push({ entry, message });
-	}
-	return previous ? { items, previous } : { items };
+/**
+ * What compaction plans over: the model's context as the session resolves it (the session's
+ * `buildContextItems()`), so the two can never disagree on what is in it.
+ */
+export interface PlanningContext {
+	items: readonly PlannedItem[];
+	compaction?: PreviousCompaction;
 }
 
-function isTurnStart(item: ContextItem): boolean {
+function isTurnStart(item: PlannedItem): boolean {
 	return item.message.role === "user" || item.message.role === "bashExecution" || item.message.role === "custom";
 }
 
@@ -95,8 +68,8 @@ const count = (n: number, word: string): string => `${n.toLocaleString("en-US")}
 
 /** Why `items` (the context since `previous`) cannot be compacted; `fits` when it is within the kept tail. */
 function nothingReason(
-	items: readonly ContextItem[],
-	previous: CompactionEntry | undefined,
+	items: readonly PlannedItem[],
+	previous: PreviousCompaction | undefined,
 	fits: boolean,
 	keep: number,
 ): string {
@@ -110,11 +83,11 @@ function nothingReason(
 }
 
 /**
- * Plans a compaction of the path root → leaf: keep about `keepRecentTokens` of recent context,
+ * Plans a compaction of the model's context: keep about `keepRecentTokens` of recent context,
  * starting at a user turn so no tool result loses its call; or says why there is nothing to summarise.
  */
-export function planCompaction(path: readonly StoredEntry[], settings: CompactionSettings): CompactionPlanning {
-	const { items, previous } = contextItems(path);
+export function planCompaction(context: PlanningContext, settings: CompactionSettings): CompactionPlanning {
+	const { items, compaction: previous } = context;
 	if (items.length < 2)
 		return { kind: "nothing", reason: nothingReason(items, previous, true, settings.keepRecentTokens) };
 	let kept = 0;
@@ -135,7 +108,7 @@ export function planCompaction(path: readonly StoredEntry[], settings: Compactio
 	const summaryTokens = previous ? Math.ceil(previous.summary.length / 4) : 0;
 	const previousOps = previous && isFileOperations(previous.details) ? previous.details : undefined;
 	const plan: CompactionPlan = {
-		firstKeptEntryId: items[cut]!.entry.id,
+		firstKeptEntryId: items[cut]!.entryId,
 		messagesToSummarize,
 		tokensBefore: estimateContextTokens(items.map((i) => i.message)) + summaryTokens,
 		fileOperations: collectFileOperations(messagesToSummarize, previousOps),
@@ -147,19 +120,4 @@ export function planCompaction(path: readonly StoredEntry[], settings: Compactio
 /** True when the context is close enough to the window that it should be compacted. */
 export function shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean {
 	return contextWindow > 0 && contextTokens > contextWindow - settings.reserveTokens;
-}
-
-/** The messages of the branch being left: from the old leaf back to (not including) the common ancestor. */
-export function abandonedBranchMessages(
-	oldPath: readonly StoredEntry[],
-	newPath: readonly StoredEntry[],
-): AgentMessage[] {
-	const onNewPath = new Set(newPath.map((e) => e.id));
-	const abandoned: AgentMessage[] = [];
-	for (const entry of oldPath) {
-		if (onNewPath.has(entry.id)) continue;
-		const message = messageOf(entry);
-		if (message) abandoned.push(message);
-	}
-	return abandoned;
 }

@@ -28,7 +28,7 @@ const SYSTEM_PROMPTS = {
 const SUMMARY_MAX_TOKENS = 4096;
 
 /** The user message a summarising model gets. */
-export function buildSummaryPrompt(request: Omit<SummaryRequest, "model" | "apiKey" | "signal">): string {
+function buildSummaryPrompt(request: Omit<SummaryRequest, "model" | "apiKey" | "signal">): string {
 	const parts = [
 		`Summarize this conversation.\n\n<conversation>\n${serializeConversation(request.messages)}\n</conversation>`,
 	];

@@ -38,7 +38,7 @@ export function estimateTokens(message: AgentMessage): number {
 }
 
 /** Tokens the model saw for the context that produced this assistant message, when the provider reported them. */
-export function reportedContextTokens(message: AgentMessage): number | undefined {
+function reportedContextTokens(message: AgentMessage): number | undefined {
 	if (message.role !== "assistant" || message.stopReason === "error" || message.stopReason === "aborted")
 		return undefined;
 	const usage = message.usage;

@@ -1,10 +1,4 @@
-import {
-	type Api,
-	getSupportedThinkingLevels,
-	type Model,
-	type ModelThinkingLevel,
-	type ThinkingLevel,
-} from "@mariozechner/pi-ai";
+import { type Api, getSupportedThinkingLevels, type Model, type ModelThinkingLevel } from "@mariozechner/pi-ai";
 
 /** Every thinking level xcsh accepts, weakest first (pi-ai's `ModelThinkingLevel`). */
 export const THINKING_LEVELS: readonly ModelThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -30,9 +24,4 @@ export function parseThinkingLevel(value: string | undefined, flag = "--thinking
 /** The levels a model really supports ("off" only for models without reasoning). */
 export function thinkingLevelsFor(model: Model<Api>): ModelThinkingLevel[] {
 	return getSupportedThinkingLevels(model);
-}
-
-/** Maps a level to pi-ai's `SimpleStreamOptions.reasoning`, where "off" is spelled as an absent option. */
-export function toReasoningOption(level: ModelThinkingLevel): ThinkingLevel | undefined {
-	return level === "off" ? undefined : level;
 }

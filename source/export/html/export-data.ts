@@ -1,5 +1,4 @@
-import type { StoredEntry } from "../../session/session-entries.js";
-import type { SessionHeader } from "../../session/types.js";
+import type { SessionHeader, StoredEntry } from "../../session/types.js";
 
 /** A tool definition as the agent state holds it (the parameters are a JSON schema). */
 export interface ExportToolDefinition {

@@ -1,18 +1,16 @@
 import type { Agent } from "@mariozechner/pi-agent-core";
 import {
-	abandonedBranchMessages,
 	type CompactionSettings,
 	compactionSettingsFor,
 	DEFAULT_COMPACTION_SETTINGS,
 	planCompaction,
 	shouldCompact,
 } from "../agent/compaction/compaction.js";
-import { collectFileOperations } from "../agent/compaction/file-operations.js";
 import { summarize } from "../agent/compaction/summarizer.js";
 import { estimateContextTokens } from "../agent/compaction/token-estimate.js";
 import type { AgentSessionEvent } from "./agent-session-events.js";
-import { userMessageText } from "./session-discovery.js";
 import type { SessionManager } from "./session-manager.js";
+import type { SummaryRequests } from "./summary-requests.js";
 
 /** Compaction settings plus whether it runs on its own near the context window. */
 export interface CompactionOptions extends Partial<CompactionSettings> {
@@ -27,28 +25,11 @@ export interface CompactionResult {
 	firstKeptEntryId: string;
 }
 
-/** Options of `navigateTree`. */
-export interface NavigateTreeOptions {
-	/** Summarise the branch being left into a `branch_summary` entry. */
-	summarize?: boolean;
-	customInstructions?: string;
-}
-
-/** What `navigateTree` did. */
-export interface NavigateTreeResult {
-	/** The summary was cancelled (Escape): nothing changed. */
-	cancelled: boolean;
-	/** Text of the user message navigated to, for the editor (that message is not re-sent). */
-	editorText?: string;
-	oldLeafId: string | null;
-	newLeafId: string | null;
-	summaryEntryId?: string;
-}
-
-interface MaintenanceDeps {
+/** What the compactor works on. */
+export interface CompactorDeps {
 	sessionManager: SessionManager;
 	agent: Agent;
-	apiKey: (provider: string) => string | undefined | Promise<string | undefined>;
+	requests: SummaryRequests;
 	emit: (event: AgentSessionEvent) => void;
 	settings: CompactionOptions;
 	/**
@@ -66,13 +47,12 @@ function shortSummaryOf(summary: string): string {
 	return clean.length <= SHORT_SUMMARY_CHARS ? clean : `${clean.slice(0, SHORT_SUMMARY_CHARS - 1)}…`;
 }
 
-/** Compaction and tree navigation: the work that rewrites the model's context from the session. */
-export class SessionMaintenance {
-	readonly #deps: MaintenanceDeps;
+/** Compaction: summarises older context into a `compaction` entry, by hand or near the context window. */
+export class Compactor {
+	readonly #deps: CompactorDeps;
 	readonly #settings: CompactionSettings;
-	#controller: AbortController | undefined;
 
-	constructor(deps: MaintenanceDeps) {
+	constructor(deps: CompactorDeps) {
 		this.#deps = deps;
 		this.#settings = { ...DEFAULT_COMPACTION_SETTINGS, ...deps.settings };
 	}
@@ -82,28 +62,15 @@ export class SessionMaintenance {
 		return compactionSettingsFor(this.#deps.agent.state.model.contextWindow, this.#settings);
 	}
 
-	/** Cancels a running summary. */
-	abort(): void {
-		this.#controller?.abort();
-	}
-
-	async #summaryRequestBase(): Promise<{ model: Agent["state"]["model"]; apiKey?: string; signal: AbortSignal }> {
-		this.#controller?.abort();
-		this.#controller = new AbortController();
-		const model = this.#deps.agent.state.model;
-		const apiKey = await this.#deps.apiKey(model.provider);
-		return apiKey ? { model, apiKey, signal: this.#controller.signal } : { model, signal: this.#controller.signal };
-	}
-
 	/** Summarises everything before the recent context into a compaction entry. */
 	async compact(instructions: string | undefined, reason: "manual" | "auto"): Promise<CompactionResult> {
 		const { sessionManager, emit } = this.#deps;
-		const planning = planCompaction(sessionManager.getBranch(), this.#settingsForModel());
+		const planning = planCompaction(sessionManager.buildContextItems(), this.#settingsForModel());
 		if (planning.kind === "nothing") throw new Error(`Nothing to compact yet: ${planning.reason}`);
 		const { plan } = planning;
 		emit({ type: "compaction_start", reason });
 		try {
-			const request = await this.#summaryRequestBase();
+			const request = await this.#deps.requests.next();
 			const summary = await summarize({
 				...request,
 				kind: "compaction",
@@ -143,60 +110,5 @@ export class SessionMaintenance {
 				message: `Automatic compaction failed: ${error instanceof Error ? error.message : String(error)}`,
 			});
 		}
-	}
-
-	/**
-	 * Moves the leaf: to a user message's parent (its text goes back to the editor), otherwise to
-	 * the target itself; with `summarize`, the branch left behind is summarised first.
-	 */
-	async navigateTree(targetId: string, options: NavigateTreeOptions): Promise<NavigateTreeResult> {
-		const { sessionManager } = this.#deps;
-		const target = sessionManager.getEntry(targetId);
-		if (!target) throw new Error(`Entry ${targetId} not found`);
-		const oldLeafId = sessionManager.getLeafId();
-		let newLeafId: string | null = target.id;
-		let editorText: string | undefined;
-		if (target.type === "message") {
-			const text = userMessageText((target as { message?: { role?: unknown; content?: unknown } }).message);
-			if (text !== undefined) {
-				newLeafId = target.parentId;
-				editorText = text;
-			}
-		}
-		const base = editorText !== undefined ? { editorText } : {};
-		if (newLeafId === oldLeafId) return { cancelled: false, oldLeafId, newLeafId, ...base };
-
-		let summaryEntryId: string | undefined;
-		const abandoned = abandonedBranchMessages(
-			sessionManager.getBranch(),
-			newLeafId === null ? [] : sessionManager.getBranch(newLeafId),
-		);
-		if (options.summarize && abandoned.length > 0) {
-			let summary: string;
-			try {
-				summary = await summarize({
-					...(await this.#summaryRequestBase()),
-					kind: "branch",
-					messages: abandoned,
-					...(options.customInstructions ? { instructions: options.customInstructions } : {}),
-				});
-			} catch (error) {
-				if (this.#controller?.signal.aborted) return { cancelled: true, oldLeafId, newLeafId: oldLeafId };
-				throw error;
-			}
-			summaryEntryId = sessionManager.branchWithSummary(newLeafId, summary, collectFileOperations(abandoned));
-		} else if (newLeafId === null) {
-			sessionManager.resetLeaf();
-		} else {
-			sessionManager.branch(newLeafId);
-		}
-		this.#deps.rebuild();
-		return {
-			cancelled: false,
-			oldLeafId,
-			newLeafId: summaryEntryId ?? newLeafId,
-			...base,
-			...(summaryEntryId ? { summaryEntryId } : {}),
-		};
 	}
 }

@@ -1,6 +1,5 @@
-import { SessionManager } from "./session-manager.js";
-import type { SessionStorage } from "./session-storage.js";
-import type { SessionInfo } from "./types.js";
+import { listAllSessions, listProjectSessions } from "../index/session-listing.js";
+import type { SessionInfo } from "../session/types.js";
 
 /** What a `--resume`-style value resolved to. */
 export type SessionLookup =
@@ -10,7 +9,7 @@ export type SessionLookup =
 	| { kind: "none" };
 
 /** True when a value names a file rather than an id prefix (contains a slash or ends in .jsonl). */
-export function looksLikePath(value: string): boolean {
+function looksLikePath(value: string): boolean {
 	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
 }
 
@@ -23,18 +22,13 @@ function matchPrefix(sessions: readonly SessionInfo[], prefix: string): SessionI
  * Resolves a path or session-id prefix: a path is used as is; a prefix is looked up in the
  * project first, then (without an explicit session dir) across every project.
  */
-export async function lookupSession(
-	value: string,
-	cwd: string,
-	sessionDir?: string,
-	storage?: SessionStorage,
-): Promise<SessionLookup> {
+export async function lookupSession(value: string, cwd: string, sessionDir?: string): Promise<SessionLookup> {
 	if (looksLikePath(value)) return { kind: "path", path: value };
-	const local = matchPrefix(await SessionManager.list(cwd, sessionDir, storage), value);
+	const local = matchPrefix(await listProjectSessions(cwd, sessionDir), value);
 	if (local.length === 1) return { kind: "found", session: local[0]!, scope: "project" };
 	if (local.length > 1) return { kind: "ambiguous", matches: local };
 	if (sessionDir !== undefined) return { kind: "none" };
-	const global = matchPrefix(await SessionManager.listAll(storage), value);
+	const global = matchPrefix(await listAllSessions(), value);
 	if (global.length === 1) return { kind: "found", session: global[0]!, scope: "global" };
 	if (global.length > 1) return { kind: "ambiguous", matches: global };
 	return { kind: "none" };
