@@ -64,7 +64,14 @@ async function confirm(details: readonly string[] = ["finding 0", "finding 1", "
 	const onConfirm = vi.fn();
 	const onCancel = vi.fn();
 	const instance = await renderAndWait(
-		<ConfirmScreen title="Share this session?" details={details} onConfirm={onConfirm} onCancel={onCancel} />,
+		<ConfirmScreen
+			title="Share this session?"
+			details={details}
+			confirmLabel="share"
+			detailsLabel="what is redacted"
+			onConfirm={onConfirm}
+			onCancel={onCancel}
+		/>,
 		(f) => f.includes("Share this session?"),
 	);
 	unmount = instance.unmount;
