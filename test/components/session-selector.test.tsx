@@ -96,6 +96,9 @@ describe("SessionSelector", () => {
 		const ui = await show(setup());
 		await pressAndWaitFor(ui, KEYS.down, (f) => selectedRow(f).includes("message 01"));
 		await pressAndWaitFor(ui, KEYS.up, (f) => selectedRow(f).includes("message 00"));
+		// ↑ on the first row stays there (it does not wrap): the next ↓ lands on the second row.
+		ui.stdin.write(KEYS.up);
+		await pressAndWaitFor(ui, KEYS.down, (f) => selectedRow(f).includes("message 01"));
 		await pressAndWaitFor(ui, KEYS.up, (f) => selectedRow(f).includes("message 00"));
 		let frame = await pressAndWaitFor(ui, KEYS.pageDown, (f) => selectedRow(f).includes("message 04"));
 		expect(frame).toContain("▲ 2 more");

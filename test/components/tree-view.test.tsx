@@ -105,7 +105,8 @@ describe("TreeView browsing", () => {
 	it("Enter on the active path navigates at once; Enter on the leaf does nothing", async () => {
 		const { sm, ids } = branchedSession();
 		const { instance, onNavigate } = await open(sm);
-		await pressAndWaitFor(instance, KEYS.enter, isSelected("● assistant: second answer"));
+		// Enter on the leaf changes nothing: the next ↑ moves from the leaf, and nothing was navigated.
+		instance.stdin.write(KEYS.enter);
 		await pressAndWaitFor(instance, KEYS.up, isSelected("user: second question"));
 		expect(onNavigate).not.toHaveBeenCalled();
 		await pressAndWaitFor(instance, KEYS.home, isSelected("user: hello"));

@@ -52,12 +52,23 @@ export const KEYS = {
 	ctrlN: "\x0e",
 } as const;
 
-/** Writes input, then waits for the frame to satisfy `predicate` (never a bare sleep). */
+/**
+ * Writes input, then waits for the frame to satisfy `predicate` (never a bare sleep). A condition
+ * that already holds before the key proves nothing about the key, so it is refused. After the match
+ * one macrotask passes, so React's effects (and Ink's re-subscribed input handlers) have run before
+ * the test presses the next key.
+ */
 export async function pressAndWaitFor(
 	instance: ReturnType<typeof render>,
 	input: string,
 	predicate: (frame: string) => boolean,
 ): Promise<string> {
+	const before = plain(instance.lastFrame());
+	if (predicate(before)) {
+		throw new Error(`pressAndWaitFor: the condition already holds before the key; frame:\n${before}`);
+	}
 	instance.stdin.write(input);
-	return waitForFrame(instance, predicate);
+	const frame = await waitForFrame(instance, predicate);
+	await new Promise<void>((resolve) => setImmediate(resolve));
+	return frame;
 }
