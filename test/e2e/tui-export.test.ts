@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { KEYS } from "../helpers/keys.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -124,9 +125,9 @@ describe("export, dump and share from the full-screen UI", () => {
 		await chat(t, "copy me please", 'You said: "copy me please"');
 		await command(t, "/dump");
 		await t.waitFor("Session copied to the clipboard");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		await t.waitFor("Press Ctrl+C again to quit");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		// xcsh has exited and xsel read the clipboard it left behind
 		await t.waitFor("clipboard-read");
 		const text = readFileSync(out, "utf8");

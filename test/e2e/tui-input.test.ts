@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 import type { PtyTerminal } from "../helpers/pty-terminal.js";
@@ -100,9 +101,9 @@ describe("every key in one read is applied, in order", () => {
 		const t = temp.open();
 		await ready(t);
 		expect(t.raw).toContain("\x1b[?2004h");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		await t.waitFor("Press Ctrl+C again to quit");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		expect(await t.exited()).toBe(0);
 		await t.waitFor(() => !t.onAlternateScreen, 5000);
 		expect(t.raw.lastIndexOf("\x1b[?2004l")).toBeGreaterThan(t.raw.lastIndexOf("\x1b[?2004h"));
@@ -161,7 +162,7 @@ describe("every key in one read is applied, in order", () => {
 			t.write("\r");
 			await t.waitFor("Session tree");
 			// up from the leaf (alpha's answer) to alpha's prompt
-			t.write("\x1b[A");
+			t.write(KEYS.up);
 			await t.waitFor(/❯.*user: alpha question/);
 			t.write("\r");
 			await t.waitFor((s) => editorLine(s, "›") === "› alpha question");

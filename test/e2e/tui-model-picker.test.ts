@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { KEYS } from "../helpers/keys.js";
 import { usePtyProject } from "../helpers/pty-project.js";
-
-const KEY = { enter: "\r", escape: "\x1b", down: "\x1b[B" };
 
 /** The status line: the last non-empty row of the chat screen. */
 function statusLine(screen: string): string {
@@ -43,15 +42,15 @@ describe("/model without an argument opens a picker", () => {
 		const t = temp.open({ args: ["--model", "loop/model-a"], cols: 40, rows: 12 });
 		await t.waitFor("Type a prompt");
 		await t.type("/model");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const picker = await t.waitFor((s) => s.includes("Switch model") && s.includes("loop/model-b"));
 		const lines = picker.split("\n");
 		expect(lines.find((line) => line.startsWith("›"))).toContain("loop/model-a");
 		expect(picker).toContain("xcsh/offline");
 		expect(lines.every((line) => line.length <= 40)).toBe(true);
-		t.write(KEY.down);
+		t.write(KEYS.down);
 		await t.waitFor((s) => s.split("\n").some((line) => line.startsWith("›") && line.includes("loop/model-b")));
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const chat = await t.waitFor((s) => s.includes("Model: loop/model-b") && s.includes("Ask anything"));
 		expect(statusLine(chat)).toMatch(/^loop\/model-b · /);
 	});
@@ -60,9 +59,9 @@ describe("/model without an argument opens a picker", () => {
 		const t = temp.open({ args: ["--model", "loop/model-a"] });
 		await t.waitFor("Type a prompt");
 		await t.type("/model");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		await t.waitFor((s) => s.includes("Switch model — now loop/model-a") && s.includes("Esc back"));
-		t.write(KEY.escape);
+		t.write(KEYS.escape);
 		const chat = await t.waitFor((s) => s.includes("Ask anything") && !s.includes("Switch model"));
 		expect(statusLine(chat)).toMatch(/^loop\/model-a · /);
 		expect(chat).not.toContain("Model: ");

@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { KEYS } from "../helpers/keys.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 import type { PtyTerminal } from "../helpers/pty-terminal.js";
 
@@ -34,9 +35,9 @@ describe("what the full-screen UI draws", () => {
 		writeFileSync(join(temp.project, "notes.txt"), "first note\nsecond note\n");
 		const plainRun = temp.open({ env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
 		await readNotes(plainRun);
-		plainRun.write("\x03");
+		plainRun.write(KEYS.ctrlC);
 		await plainRun.waitFor("Press Ctrl+C again to quit");
-		plainRun.write("\x03");
+		plainRun.write(KEYS.ctrlC);
 		expect(await plainRun.exited()).toBe(0);
 		expect(plainRun.raw).toContain("second note");
 		expect(colourEscapes(plainRun.raw)).toEqual([]);
@@ -80,7 +81,7 @@ describe("what the full-screen UI draws", () => {
 		await t.type("x");
 		t.write("\x7f");
 		await t.waitFor("Ask anything");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		const shown = await t.waitFor("Press Ctrl+C again to quit");
 		const lines = shown.split("\n");
 		const hint = lines.findIndex((line) => line.includes("Press Ctrl+C again to quit"));

@@ -2,20 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 import type { PtyTerminal } from "../helpers/pty-terminal.js";
 
-const KEY = {
-	enter: "\r",
-	pageUp: "\x1b[5~",
-	pageDown: "\x1b[6~",
-	end: "\x1b[F",
-	shiftUp: "\x1b[1;2A",
-	ctrlO: "\x0f",
-	wheelUp: "\x1b[<64;20;10M",
-	wheelDown: "\x1b[<65;20;10M",
-};
 const SIZE = { cols: 100, rows: 24 };
 const MARKER = /↓ [\d,]+ more · End/;
 
@@ -47,12 +38,12 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		await longSession(60);
 		const t = temp.open({ args: ["--continue"], ...SIZE });
 		await t.waitFor((s) => s.includes("answer 59") && s.includes("Ask anything"));
-		const top = await pressUntil(t, KEY.pageUp, (s) => s.includes("question 0"), 80);
+		const top = await pressUntil(t, KEYS.pageUp, (s) => s.includes("question 0"), 80);
 		expect(top).toMatch(MARKER);
 		// the first row of the transcript (the welcome box) is at the top of the screen
 		expect(top.split("\n")[0]).toMatch(/^╭─+╮$/);
 		expect(top).not.toContain("answer 59");
-		t.write(KEY.end);
+		t.write(KEYS.end);
 		const bottom = await t.waitFor((s) => s.includes("answer 59") && !MARKER.test(s));
 		expect(bottom).toContain("Ask anything");
 	});
@@ -61,10 +52,10 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		await longSession(30);
 		const t = temp.open({ args: ["--continue"], ...SIZE });
 		await t.waitFor((s) => s.includes("answer 29") && s.includes("Ask anything"));
-		const top = await pressUntil(t, KEY.wheelUp, (s) => s.includes("question 0"), 200);
+		const top = await pressUntil(t, KEYS.wheelUp, (s) => s.includes("question 0"), 200);
 		expect(top).toMatch(MARKER);
 		expect(top).toContain("Ask anything");
-		const bottom = await pressUntil(t, KEY.wheelDown, (s) => s.includes("answer 29") && !MARKER.test(s), 200);
+		const bottom = await pressUntil(t, KEYS.wheelDown, (s) => s.includes("answer 29") && !MARKER.test(s), 200);
 		// the reports were not typed into the editor
 		expect(bottom).toContain("Ask anything");
 		expect(bottom).not.toContain("[<6");
@@ -74,16 +65,16 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		await longSession(30);
 		const t = temp.open({ args: ["--continue"], ...SIZE });
 		await t.waitFor((s) => s.includes("answer 29") && s.includes("Ask anything"));
-		t.write(KEY.shiftUp);
+		t.write(KEYS.shiftUp);
 		const scrolled = await t.waitFor((s) => /↓ 1 more · End/.test(s));
 		expect(scrolled).toContain("answer 29");
-		t.write(KEY.end);
+		t.write(KEYS.end);
 		await t.waitFor((s) => !MARKER.test(s));
 
 		await t.type("run sleep 2; echo finished");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		await t.waitFor("Running bash");
-		const held = await pressUntil(t, KEY.pageUp, (s) => MARKER.test(s) && !s.includes("sleep 2"), 5);
+		const held = await pressUntil(t, KEYS.pageUp, (s) => MARKER.test(s) && !s.includes("sleep 2"), 5);
 		const top = (s: string) => s.split("\n").slice(0, 8).join("\n");
 		// the answer arrives below: the rows on screen stay, the marker counts more below
 		const after = await t.waitFor((s) => s.includes("Ask anything") && !s.includes("Running bash") && MARKER.test(s));
@@ -91,7 +82,7 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		expect(after).not.toContain("finished");
 
 		await t.type("a new question");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const end = await t.waitFor(
 			(s) => s.includes('You said: "a new question"') && s.includes("Ask anything") && !MARKER.test(s),
 		);
@@ -104,15 +95,15 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		const t = temp.open({ cols: 100, rows: 60 });
 		await t.waitFor("Type a prompt");
 		await t.type("read long.txt");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const collapsed = await t.waitFor((s) => s.includes("The read tool returned") && s.includes("Ask anything"));
 		expect(collapsed).toContain("line 04 of the file");
 		expect(collapsed).not.toContain("line 40 of the file");
 		expect(collapsed).toMatch(/… \+\d+ lines \(Ctrl\+O to show all\)/);
-		t.write(KEY.ctrlO);
+		t.write(KEYS.ctrlO);
 		const expanded = await t.waitFor("line 40 of the file");
 		expect(expanded).not.toContain("Ctrl+O to show all");
-		t.write(KEY.ctrlO);
+		t.write(KEYS.ctrlO);
 		await t.waitFor((s) => !s.includes("line 40 of the file") && s.includes("Ctrl+O to show all"));
 	});
 
@@ -120,7 +111,7 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		const t = temp.open({ cols: 100, rows: 30 });
 		await t.waitFor("Type a prompt");
 		await t.type("run seq 1 3000");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const screen = await t.waitFor((s) => /Full output:\s+\/\S+\.log/.test(s) && s.includes("Ask anything"));
 		expect(screen).toContain("[Output truncated: showing the last");
 	});

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BRANCH_NOTICE, MOVED_NOTICE, openedAtMatchNotice } from "../../controllers/search-controller.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
-const KEY = { enter: "\r", escape: "\x1b", tab: "\t" };
 /** The end of the search screen's footer, its last line. */
 const FOOTER_END = "filter · Esc back";
 const MONTH_AGO = () => new Date(Date.now() - 31 * 86_400_000);
@@ -54,7 +54,7 @@ describe("/search in the full-screen UI", () => {
 	async function searchAllProjects(t: PtyTerminal, phrase: string): Promise<string> {
 		await t.waitFor("Type a prompt");
 		await t.type(`/search ${phrase}`);
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		// this project first: the phrase is only in the other one, once the index has caught up
 		await t.waitFor(
 			(s) =>
@@ -62,7 +62,7 @@ describe("/search in the full-screen UI", () => {
 				s.includes("No matches") &&
 				!s.includes("updating the index"),
 		);
-		t.write(KEY.tab);
+		t.write(KEYS.tab);
 		// the footer is drawn last: once it shows, so do the rows above it
 		return t.waitFor(
 			(s) => s.includes("Search — all projects (Tab: this project)") && s.includes("1 match") && s.includes(FOOTER_END),
@@ -86,7 +86,7 @@ describe("/search in the full-screen UI", () => {
 		expect(results).toContain("other ·");
 		expect(results).toContain("assistant");
 		expect(results).toContain("the periwinkle lighthouse runbook has the steps");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const chat = await t.waitFor((s) => s.includes(MOVED_NOTICE) && s.includes("Ask anything"));
 		expect(chat).toContain("how do we rotate the keys");
 		expect(chat).toContain("periwinkle lighthouse runbook");
@@ -105,13 +105,13 @@ describe("/search in the full-screen UI", () => {
 		const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 		term = t;
 		await searchAllProjects(t, "periwinkle lighthouse");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const tree = await t.waitFor((s) => s.includes("Session tree — default") && s.includes("l label · Esc close"));
 		const lines = tree.split("\n");
 		expect(lines.find((line) => line.startsWith("❯ "))).toContain("assistant: The periwinkle lighthouse plan failed.");
 		// the leaf is still the end of plan b
 		expect(lines.find((line) => line.includes("Plan b works."))).toContain("●");
-		t.write(KEY.escape);
+		t.write(KEYS.escape);
 		const chat = await t.waitFor((s) => s.includes(BRANCH_NOTICE.slice(0, 60)) && s.includes("Ask anything"));
 		expect(chat).toContain("Plan b works.");
 		expect(chat).not.toContain("periwinkle lighthouse plan failed");
@@ -133,7 +133,7 @@ describe("/search in the full-screen UI", () => {
 			const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 			term = t;
 			await searchAllProjects(t, "periwinkle lighthouse");
-			t.write(KEY.enter);
+			t.write(KEYS.enter);
 			await t.waitFor(`Session is open in another xcsh (pid ${holder.pid})`);
 			await t.waitFor("Cancel (c)");
 			t.write("c");
@@ -142,7 +142,7 @@ describe("/search in the full-screen UI", () => {
 			expect(cancelled).toContain(project);
 			expect(cancelled).not.toContain("periwinkle lighthouse runbook");
 			await searchAllProjects(t, "periwinkle lighthouse");
-			t.write(KEY.enter);
+			t.write(KEYS.enter);
 			await t.waitFor("Cancel (c)");
 			t.write("r");
 			const opened = await t.waitFor((s) => s.includes(MOVED_NOTICE) && s.includes("(read-only)"));
@@ -164,7 +164,7 @@ describe("/search in the full-screen UI", () => {
 		const t = new PtyTerminal({ cwd: project, agentDir: temp.agentDir });
 		term = t;
 		await searchAllProjects(t, "periwinkle lighthouse");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const chat = await t.waitFor((s) => s.includes("Resume cancelled by an extension") && s.includes("Ask anything"));
 		expect(chat).toContain(project);
 		expect(chat).not.toContain("periwinkle lighthouse runbook");

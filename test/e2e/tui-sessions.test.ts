@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { holdSession } from "../helpers/hold-session.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 import type { PtyTerminal } from "../helpers/pty-terminal.js";
@@ -46,7 +47,7 @@ describe("session operations from the full-screen UI", () => {
 		await t.waitFor("Type a prompt");
 		await command(t, "/resume");
 		await t.waitFor("a session to list");
-		t.write("\x03");
+		t.write(KEYS.ctrlC);
 		expect(await t.exited()).toBe(0);
 	});
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 
-const KEY = { enter: "\r", home: "\x1b[H", end: "\x1b[F" };
 const SIZE = { cols: 100, rows: 24 };
 
 /** The screen's lines, and the one with the selection cursor. */
@@ -30,18 +30,18 @@ describe("/tree in the full-screen UI", () => {
 		const t = temp.open({ args: ["--continue"], ...SIZE });
 		await t.waitFor("answer 149");
 		await t.type("/tree");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		// Each wait names the whole frame it expects: a frame can be read half drawn.
 		const framed = (selected: string, marker: RegExp) => (s: string) =>
 			selectedLine(s)?.includes(selected) === true && marker.test(s) && s.includes("l label · Esc close");
 		let screen = await t.waitFor(framed("● assistant: answer 149", /▲ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
 
-		t.write(KEY.home);
+		t.write(KEYS.home);
 		screen = await t.waitFor(framed("user: question 0", /▼ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
 
-		t.write(KEY.end);
+		t.write(KEYS.end);
 		screen = await t.waitFor(framed("● assistant: answer 149", /▲ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
 	});
@@ -60,9 +60,9 @@ describe("/tree in the full-screen UI", () => {
 		const t = temp.open({ args: ["--continue"], ...SIZE });
 		await t.waitFor("the last answer");
 		await t.type("/tree");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const atEnd = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: the last answer") === true);
-		t.write(KEY.home);
+		t.write(KEYS.home);
 		const atHome = await t.waitFor((s) => selectedLine(s)?.includes("user: start") === true);
 		for (const screen of [atEnd, atHome]) {
 			const lines = screen.split("\n");

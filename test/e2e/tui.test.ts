@@ -2,12 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { KEYS } from "../helpers/keys.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { PtyTerminal } from "../helpers/pty-terminal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-
-const KEY = { enter: "\r", escape: "\x1b", up: "\x1b[A", down: "\x1b[B", ctrlC: "\x03", home: "\x1b[H" };
 
 describe("the full-screen UI in a real terminal", () => {
 	const temp = useTempAgentDir();
@@ -31,7 +30,7 @@ describe("the full-screen UI in a real terminal", () => {
 
 	async function send(t: PtyTerminal, text: string, expectOnScreen: string | RegExp): Promise<string> {
 		await t.type(text);
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		return t.waitFor(expectOnScreen);
 	}
 
@@ -56,7 +55,7 @@ describe("the full-screen UI in a real terminal", () => {
 		await t.waitFor("Type a prompt");
 		await send(t, "run sleep 30", "$ sleep 30");
 		await t.waitFor("Running bash");
-		t.write(KEY.escape);
+		t.write(KEYS.escape);
 		const screen = await t.waitFor((s) => s.includes("Stopped.") && s.includes("Ask anything"));
 		expect(screen).not.toContain("Running bash");
 	});
@@ -65,9 +64,9 @@ describe("the full-screen UI in a real terminal", () => {
 		const t = start();
 		await t.waitFor("Type a prompt");
 		await t.type("draft text");
-		t.write(KEY.ctrlC);
+		t.write(KEYS.ctrlC);
 		await t.waitFor((s) => !s.includes("draft text"));
-		t.write(KEY.ctrlC);
+		t.write(KEYS.ctrlC);
 		expect(await t.exited()).toBe(0);
 		// the last bytes can trail the exit event: wait for the emulator to leave the alternate screen
 		await t.waitFor(() => !t.onAlternateScreen, 5000);
@@ -81,9 +80,9 @@ describe("the full-screen UI in a real terminal", () => {
 		await t.type("x");
 		t.write("\x7f");
 		await t.waitFor("Ask anything");
-		t.write(KEY.ctrlC);
+		t.write(KEYS.ctrlC);
 		await t.waitFor("Press Ctrl+C again to quit");
-		t.write(KEY.ctrlC);
+		t.write(KEYS.ctrlC);
 		expect(await t.exited()).toBe(0);
 	});
 
@@ -106,7 +105,7 @@ describe("the full-screen UI in a real terminal", () => {
 			(s) => !s.includes("explain the parser") && s.includes("how do I fix the lockfile"),
 		);
 		expect(filtered).toContain("2 msg");
-		t.write(KEY.enter);
+		t.write(KEYS.enter);
 		const resumed = await t.waitFor("Resumed session");
 		expect(resumed).toContain("delete node_modules and reinstall");
 	});
@@ -121,10 +120,10 @@ describe("the full-screen UI in a real terminal", () => {
 		await send(t, "/tree", "Session tree");
 		await t.waitFor("beta question");
 		// from the leaf (beta's answer) up two rows: beta's prompt, then alpha's answer
-		t.write(KEY.up);
+		t.write(KEYS.up);
 		await t.waitFor(/›.*user: beta question|user: beta question/);
-		t.write(KEY.up);
-		t.write(KEY.enter);
+		t.write(KEYS.up);
+		t.write(KEYS.enter);
 		const after = await t.waitFor(
 			(s) => s.includes("alpha question") && !s.includes("beta question") && s.includes("Ask anything"),
 		);

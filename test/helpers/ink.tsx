@@ -32,25 +32,7 @@ export async function renderAndWait(element: ReactElement, predicate: (frame: st
 	return instance;
 }
 
-/** Key escape sequences as a terminal sends them. */
-export const KEYS = {
-	up: "\x1b[A",
-	down: "\x1b[B",
-	right: "\x1b[C",
-	left: "\x1b[D",
-	pageUp: "\x1b[5~",
-	pageDown: "\x1b[6~",
-	home: "\x1b[H",
-	end: "\x1b[F",
-	enter: "\r",
-	escape: "\x1b",
-	tab: "\t",
-	backspace: "\x7f",
-	ctrlC: "\x03",
-	ctrlD: "\x04",
-	ctrlR: "\x12",
-	ctrlN: "\x0e",
-} as const;
+export { KEYS } from "./keys.js";
 
 /**
  * Writes input, then waits for the frame to satisfy `predicate` (never a bare sleep). A condition

@@ -1,0 +1,27 @@
+/** Keys as a terminal sends them: the one table for component (ink-testing-library) and pty tests. */
+export const KEYS = {
+	up: "\x1b[A",
+	down: "\x1b[B",
+	right: "\x1b[C",
+	left: "\x1b[D",
+	shiftUp: "\x1b[1;2A",
+	shiftDown: "\x1b[1;2B",
+	pageUp: "\x1b[5~",
+	pageDown: "\x1b[6~",
+	home: "\x1b[H",
+	end: "\x1b[F",
+	enter: "\r",
+	escape: "\x1b",
+	tab: "\t",
+	backspace: "\x7f",
+	ctrlC: "\x03",
+	ctrlD: "\x04",
+	ctrlN: "\x0e",
+	ctrlO: "\x0f",
+	ctrlR: "\x12",
+	ctrlT: "\x14",
+	ctrlU: "\x15",
+	/** SGR mouse reports (DEC 1006) of one wheel notch, at column 20, row 10. */
+	wheelUp: "\x1b[<64;20;10M",
+	wheelDown: "\x1b[<65;20;10M",
+} as const;
