@@ -137,7 +137,9 @@ export async function runApp(options: RunAppOptions): Promise<number> {
 				}}
 			/>
 		</RowPainterContext.Provider>,
-		{ exitOnCtrlC: false, patchConsole: true },
+		// A frame no longer holds the transcript (the row painter draws it), so it is cheap: Ink's
+		// throttle, which can hold a keystroke back for up to 1000 / maxFps ms, is kept short.
+		{ exitOnCtrlC: false, patchConsole: true, maxFps: 120 },
 	);
 	// The ready marker end-to-end tests wait for is the welcome screen itself; nothing extra is printed.
 	await instance.waitUntilExit();

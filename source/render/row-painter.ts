@@ -55,28 +55,46 @@ export class RowPainter {
 	readonly #stream: NodeJS.WriteStream;
 	#write: Write | undefined;
 	#window: PaintWindow | undefined;
-	#inSync = false;
 
 	constructor(stream: NodeJS.WriteStream) {
 		this.#stream = stream;
 	}
 
-	/** Hooks the stream's `write`; returns the function that unhooks it (and stops painting). */
+	/**
+	 * Hooks the stream's `write`; returns the function that unhooks it (and stops painting). What
+	 * Ink writes inside a synchronized update is held and written once with the rows, as one chunk,
+	 * so even a terminal without DEC 2026 shows the frame and its rows together.
+	 */
 	attach(): () => void {
 		const inner = this.#stream.write as Write;
 		this.#write = inner;
 		const painter = this;
+		let held: string | undefined;
 		const hooked = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-			// Ink wraps a frame in a synchronized update: paint inside it, so the frame shows whole.
-			if (chunk === SYNC_END) painter.#paint();
+			if (held !== undefined && typeof chunk === "string" && rest.length === 0) {
+				if (chunk !== SYNC_END) {
+					held += chunk;
+					return true;
+				}
+				const frame = held + painter.#sequence() + SYNC_END;
+				held = undefined;
+				return inner.call(this, frame);
+			}
+			if (held !== undefined) {
+				inner.call(this, held);
+				held = undefined;
+			}
+			if (chunk === SYNC_START && rest.length === 0) {
+				held = SYNC_START;
+				return true;
+			}
 			const result = inner.call(this, chunk, ...rest);
-			if (chunk === SYNC_START) painter.#inSync = true;
-			else if (chunk === SYNC_END) painter.#inSync = false;
-			else if (!painter.#inSync && chunk !== "") painter.#paint();
+			if (chunk !== "") painter.#paint();
 			return result;
 		};
 		this.#stream.write = hooked as NodeJS.WriteStream["write"];
 		return () => {
+			if (held !== undefined) inner.call(this.#stream, held);
 			this.#window = undefined;
 			this.#write = undefined;
 			if (this.#stream.write === hooked) this.#stream.write = inner as NodeJS.WriteStream["write"];
@@ -103,9 +121,15 @@ export class RowPainter {
 		return window.columns === this.#stream.columns && window.top + window.height <= this.#stream.rows;
 	}
 
-	#paint(): void {
+	/** The rows to paint now, or nothing (hidden, or laid out for another size). */
+	#sequence(): string {
 		const window = this.#window;
-		if (window && this.#fits(window)) this.#write?.call(this.#stream, paintSequence(window));
+		return window && this.#fits(window) ? paintSequence(window) : "";
+	}
+
+	#paint(): void {
+		const sequence = this.#sequence();
+		if (sequence) this.#write?.call(this.#stream, sequence);
 	}
 }
 
