@@ -1,5 +1,5 @@
 import { Box, type DOMElement, measureElement, Text } from "ink";
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useContext, useEffect, useInsertionEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ScrollAnchor, TranscriptSource, ViewportWindow } from "../../controllers/transcript-viewport.js";
 import { viewportWindow } from "../../controllers/transcript-viewport.js";
 import { yellow } from "../../source/render/paint.js";
@@ -58,6 +58,8 @@ export function ChatView({ parts, showThinking, expandTools, width, initialHeigh
 	const painter = useContext(RowPainterContext);
 	const window = viewportWindow(source, anchor, height);
 	useLayoutEffect(() => onDraw(source, height));
+	// Runs before Ink writes this commit's frame: the frame waits for the rows painted below.
+	useInsertionEffect(() => painter?.expectRows());
 	// Ink has laid the frame out when layout effects run: paint for the height the box really has.
 	useLayoutEffect(() => {
 		if (!painter || !ref.current) return;

@@ -14,6 +14,15 @@ const SAVE_CURSOR = "\x1b7";
 const RESTORE_CURSOR = "\x1b8";
 const RESET = "\x1b[0m";
 const ERASE_LINE = "\x1b[2K";
+/**
+ * How Ink erases what it drew: log-update's eraseLines (up line by line, then column 1), or a
+ * clear of the whole terminal (a frame as tall as the screen, or taller after a resize).
+ */
+const ESC_PATTERN = "\\x1b";
+const ERASES = new RegExp(
+	`(?:${ESC_PATTERN}\\[2K${ESC_PATTERN}\\[1A)*${ESC_PATTERN}\\[2K${ESC_PATTERN}\\[G|${ESC_PATTERN}\\[2J(?:${ESC_PATTERN}\\[3J)?${ESC_PATTERN}\\[H`,
+	"g",
+);
 
 /** What to paint: `height` screen rows from row `top` (1-based), laid out for `columns` columns. */
 export interface PaintWindow {
@@ -55,6 +64,11 @@ export class RowPainter {
 	readonly #stream: NodeJS.WriteStream;
 	#write: Write | undefined;
 	#window: PaintWindow | undefined;
+	/** What Ink has written since it opened a synchronized update, not yet passed on. */
+	#held: string | undefined;
+	/** A frame is complete in `#held` and waits for the rows the view is about to show. */
+	#frameWaits = false;
+	#expectingRows = false;
 
 	constructor(stream: NodeJS.WriteStream) {
 		this.#stream = stream;
@@ -69,23 +83,17 @@ export class RowPainter {
 		const inner = this.#stream.write as Write;
 		this.#write = inner;
 		const painter = this;
-		let held: string | undefined;
 		const hooked = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-			if (held !== undefined && typeof chunk === "string" && rest.length === 0) {
-				if (chunk !== SYNC_END) {
-					held += chunk;
-					return true;
-				}
-				const frame = held + painter.#sequence() + SYNC_END;
-				held = undefined;
-				return inner.call(this, frame);
+			if (painter.#frameWaits) painter.#flush(painter.#sequence());
+			if (painter.#held !== undefined && typeof chunk === "string" && rest.length === 0) {
+				if (chunk !== SYNC_END) painter.#held += chunk;
+				else if (painter.#expectingRows) painter.#frameWaits = true;
+				else painter.#flush(painter.#sequence());
+				return true;
 			}
-			if (held !== undefined) {
-				inner.call(this, held);
-				held = undefined;
-			}
+			if (painter.#held !== undefined) painter.#flush(undefined);
 			if (chunk === SYNC_START && rest.length === 0) {
-				held = SYNC_START;
+				painter.#held = SYNC_START;
 				return true;
 			}
 			const result = inner.call(this, chunk, ...rest);
@@ -94,23 +102,62 @@ export class RowPainter {
 		};
 		this.#stream.write = hooked as NodeJS.WriteStream["write"];
 		return () => {
-			if (held !== undefined) inner.call(this.#stream, held);
+			if (this.#frameWaits) this.#flush("");
+			else if (this.#held !== undefined) this.#flush(undefined);
 			this.#window = undefined;
 			this.#write = undefined;
 			if (this.#stream.write === hooked) this.#stream.write = inner as NodeJS.WriteStream["write"];
 		};
 	}
 
+	/**
+	 * Says new rows are on their way (the view re-rendered; it measures its box once Ink has laid
+	 * the frame out): a frame Ink writes meanwhile waits for them, so the two go out together.
+	 * Whatever happens, the frame is written by the end of the current task.
+	 */
+	expectRows(): void {
+		if (this.#expectingRows) return;
+		this.#expectingRows = true;
+		queueMicrotask(() => {
+			this.#expectingRows = false;
+			if (this.#frameWaits) this.#flush(this.#sequence());
+		});
+	}
+
 	/** Paints `window` now (unless it is what is on screen) and after every frame from now on. */
 	show(window: PaintWindow): void {
-		if (sameWindow(this.#window, window)) return;
+		this.#expectingRows = false;
+		const changed = !sameWindow(this.#window, window);
 		this.#window = window;
-		if (this.#fits(window)) this.#write?.call(this.#stream, SYNC_START + paintSequence(window) + SYNC_END);
+		if (this.#frameWaits) this.#flush(this.#sequence());
+		else if (changed && this.#fits(window))
+			this.#write?.call(this.#stream, SYNC_START + paintSequence(window) + SYNC_END);
 	}
 
 	/** Stops painting; the next frame Ink writes erases what was painted. */
 	hide(): void {
+		this.#expectingRows = false;
 		this.#window = undefined;
+		if (this.#frameWaits) this.#flush("");
+	}
+
+	/**
+	 * Writes what Ink wrote since its synchronized update opened with `rows` and closes it (if given).
+	 * The rows go right after Ink's last erase, before its frame (whose transcript lines are empty):
+	 * a terminal that shows a long write as it arrives shows the rows no later than the editor.
+	 * Without an erase they go last.
+	 */
+	#flush(rows: string | undefined): void {
+		const held = this.#held ?? "";
+		this.#held = undefined;
+		this.#frameWaits = false;
+		if (rows === undefined) {
+			this.#write?.call(this.#stream, held);
+			return;
+		}
+		let at = held.length;
+		for (const erase of held.matchAll(ERASES)) at = erase.index + erase[0].length;
+		this.#write?.call(this.#stream, held.slice(0, at) + rows + held.slice(at) + SYNC_END);
 	}
 
 	/**

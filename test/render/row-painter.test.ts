@@ -54,6 +54,43 @@ describe("the row painter", () => {
 		stream.write("frame");
 		stream.write(SYNC_END);
 		expect(written).toEqual([`${SYNC_START}frame${PAINTED}${SYNC_END}`]);
+		// after Ink's erase of its previous frame and before the frame, whose transcript lines are empty
+		written.length = 0;
+		const erase = `${ESC}[2K${ESC}[1A${ESC}[2K${ESC}[G`;
+		stream.write(SYNC_START);
+		stream.write(`${ESC}[?25l`);
+		stream.write(`${erase}\n\neditor\n`);
+		stream.write(SYNC_END);
+		expect(written).toEqual([`${SYNC_START}${ESC}[?25l${erase}${PAINTED}\n\neditor\n${SYNC_END}`]);
+		// a frame as tall as the screen clears it all first: the rows go after the clear
+		written.length = 0;
+		const clear = `${ESC}[2J${ESC}[3J${ESC}[H`;
+		stream.write(SYNC_START);
+		stream.write(`${erase}${clear}\n\neditor`);
+		stream.write(SYNC_END);
+		expect(written).toEqual([`${SYNC_START}${erase}${clear}${PAINTED}\n\neditor${SYNC_END}`]);
+	});
+
+	it("a frame written while the view is about to show new rows waits for them: one write, the new rows", async () => {
+		const { stream, written } = terminal();
+		const painter = new RowPainter(stream);
+		painter.attach();
+		painter.expectRows();
+		stream.write(SYNC_START);
+		stream.write("frame");
+		stream.write(SYNC_END);
+		expect(written).toEqual([]);
+		painter.show(WINDOW);
+		expect(written).toEqual([`${SYNC_START}frame${PAINTED}${SYNC_END}`]);
+		// rows that never come: the frame still goes out, by the end of the task
+		written.length = 0;
+		painter.expectRows();
+		stream.write(SYNC_START);
+		stream.write("frame");
+		stream.write(SYNC_END);
+		expect(written).toEqual([]);
+		await Promise.resolve();
+		expect(written).toEqual([`${SYNC_START}frame${PAINTED}${SYNC_END}`]);
 	});
 
 	it("stops painting when hidden, and gives write back when detached", () => {
