@@ -2,7 +2,9 @@ import { Box, render, Text } from "ink";
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
 import type { EarlyPickerController, EarlyPickerState } from "../controllers/early-picker.js";
 import type { AppRuntime } from "../controllers/runtime.js";
+import { rowPainterFor } from "../source/render/row-painter.js";
 import { enterFullScreen } from "../source/render/terminal.js";
+import { RowPainterContext } from "./chat/row-painter-context.js";
 import type { EarlyPickerProps } from "./early-picker.js";
 import { useKeyBuffer } from "./use-key-buffer.js";
 
@@ -109,7 +111,8 @@ function Boot({
  * the LLM layer load; the terminal is restored on exit, crash and signals.
  */
 export async function runApp(options: RunAppOptions): Promise<number> {
-	const restore = enterFullScreen();
+	const painter = rowPainterFor(process.stdout);
+	const restore = enterFullScreen(process.stdout, painter);
 	// Raw at once, before Ink reads anything: keys typed while the app loads are kept as typed
 	// (no echo, Enter stays Enter) until a screen takes them; see useKeyBuffer.
 	if (process.stdin.isTTY) process.stdin.setRawMode(true);
@@ -124,15 +127,19 @@ export async function runApp(options: RunAppOptions): Promise<number> {
 		},
 	};
 	const instance = render(
-		<Boot
-			options={wrapped}
-			onExit={(code, message) => {
-				exitCode = code;
-				exitMessage = message;
-				instance.unmount();
-			}}
-		/>,
-		{ exitOnCtrlC: false, patchConsole: true },
+		<RowPainterContext.Provider value={painter}>
+			<Boot
+				options={wrapped}
+				onExit={(code, message) => {
+					exitCode = code;
+					exitMessage = message;
+					instance.unmount();
+				}}
+			/>
+		</RowPainterContext.Provider>,
+		// A frame no longer holds the transcript (the row painter draws it), so it is cheap: Ink's
+		// throttle, which can hold a keystroke back for up to 1000 / maxFps ms, is kept short.
+		{ exitOnCtrlC: false, patchConsole: true, maxFps: 120 },
 	);
 	// The ready marker end-to-end tests wait for is the welcome screen itself; nothing extra is printed.
 	await instance.waitUntilExit();

@@ -146,12 +146,47 @@ export function viewportWindow(
 	return { rows, below: after.count, belowExact: after.exact };
 }
 
+/** Pages above the window whose rows are computed ahead, between frames (one below). */
+export const WARM_PAGES_ABOVE = 2;
+/** How long one slice of that work may hold the event loop (keys wait behind it), in ms. */
+const WARM_SLICE_MS = 4;
+
+/**
+ * The blocks around the window, nearest first: up to `pagesAbove` pages of rows above it and one
+ * page below. Asking for a block's rows computes (and caches) them, which is the point: paging
+ * and the wheel then land on rows already drawn. Yields after each block so the work can be sliced.
+ */
+export function* warmBlocks(
+	source: TranscriptSource,
+	anchor: ScrollAnchor | undefined,
+	height: number,
+	pagesAbove = WARM_PAGES_ABOVE,
+): Generator<number, void, undefined> {
+	const end = lastRow(source);
+	if (end === undefined) return;
+	const at = (anchor ? locate(source, anchor) : undefined) ?? end;
+	let above = -at.row - 1;
+	for (let index = at.index; index >= 0 && above < (pagesAbove + 1) * height; index--) {
+		above += source.rows(index).length;
+		yield index;
+	}
+	let below = source.rows(at.index).length - 1 - at.row;
+	for (let index = at.index + 1; index < source.length && below < height; index++) {
+		below += source.rows(index).length;
+		yield index;
+	}
+}
+
 /** Scroll state of the transcript: plain TypeScript, the chat view binds with useSyncExternalStore. */
 export class TranscriptViewport {
 	readonly #listeners = new Set<() => void>();
 	#snapshot: ViewportSnapshot = { anchor: undefined };
 	#source: TranscriptSource = { length: 0, key: () => "", rows: () => [] };
 	#height = 1;
+	#warming: Iterator<number> | undefined;
+	/** What the last warm-up started from: a render that changes none of it starts none. */
+	#warmedFor: readonly [TranscriptSource, number, ViewportSnapshot] | undefined;
+	#warmTimer: NodeJS.Immediate | undefined;
 
 	/** Hears every move. */
 	subscribe = (listener: () => void): (() => void) => {
@@ -166,6 +201,7 @@ export class TranscriptViewport {
 	attach(source: TranscriptSource, height: number): void {
 		this.#source = source;
 		this.#height = Math.max(1, height);
+		this.#warm();
 	}
 
 	/** True while scrolled up from the end. */
@@ -201,5 +237,28 @@ export class TranscriptViewport {
 	#set(anchor: ScrollAnchor | undefined): void {
 		this.#snapshot = { anchor };
 		for (const listener of this.#listeners) listener();
+		this.#warm();
+	}
+
+	/** (Re)starts computing the rows around the window, in slices between frames and keys. */
+	#warm(): void {
+		const from = [this.#source, this.#height, this.#snapshot] as const;
+		if (this.#warmedFor?.every((part, i) => part === from[i])) return;
+		this.#warmedFor = from;
+		this.#warming = warmBlocks(this.#source, this.#snapshot.anchor, this.#height);
+		if (this.#warmTimer) return;
+		const slice = () => {
+			this.#warmTimer = undefined;
+			const deadline = performance.now() + WARM_SLICE_MS;
+			const work = this.#warming;
+			while (work && performance.now() < deadline) {
+				if (work.next().done) {
+					if (this.#warming === work) this.#warming = undefined;
+					return;
+				}
+			}
+			this.#warmTimer = setImmediate(slice).unref();
+		};
+		this.#warmTimer = setImmediate(slice).unref();
 	}
 }

@@ -1,9 +1,10 @@
 import { Box, type DOMElement, measureElement, Text } from "ink";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useContext, useEffect, useInsertionEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ScrollAnchor, TranscriptSource, ViewportWindow } from "../../controllers/transcript-viewport.js";
 import { viewportWindow } from "../../controllers/transcript-viewport.js";
 import { yellow } from "../../source/render/paint.js";
 import { oneRow } from "./item-rows.js";
+import { RowPainterContext } from "./row-painter-context.js";
 import { type TranscriptParts, transcriptSource } from "./transcript-source.js";
 
 /** Props of ChatView. */
@@ -26,10 +27,26 @@ export function belowMarker(window: ViewportWindow, width: number): string {
 	return yellow(oneRow(window.belowExact ? `↓ ${count} more · End` : `↓ more than ${count} · End`, width));
 }
 
+/** The rows a window fills `height` screen rows with: the last ones when full, else from the top. */
+export function windowRows(window: ViewportWindow, width: number, height: number): readonly string[] {
+	const rows = window.below > 0 ? [...window.rows, belowMarker(window, width)] : window.rows;
+	return rows.length > height ? rows.slice(rows.length - height) : rows;
+}
+
+/** The row of the screen (0-based) a laid-out element starts on. */
+function screenTop(element: DOMElement): number {
+	let top = 0;
+	for (let node: DOMElement | undefined = element; node; node = node.parentNode)
+		top += node.yogaNode?.getComputedTop() ?? 0;
+	return top;
+}
+
 /**
  * The transcript: a window of pre-wrapped rows over every message of the session. It takes the
  * height the layout leaves it (measured after each frame) and draws exactly that many rows, so the
- * live part never overflows the screen and the last row of every message is on it.
+ * live part never overflows the screen and the last row of every message is on it. On a terminal
+ * the rows go to the row painter and Ink lays out an empty box, so a frame costs what the editor
+ * and the status line cost; elsewhere (component tests) Ink draws them.
  */
 export function ChatView({ parts, showThinking, expandTools, width, initialHeight, anchor, onDraw }: ChatViewProps) {
 	const ref = useRef<DOMElement>(null);
@@ -38,13 +55,30 @@ export function ChatView({ parts, showThinking, expandTools, width, initialHeigh
 		() => transcriptSource(parts, { width, showThinking, expandTools }),
 		[parts, width, showThinking, expandTools],
 	);
+	const painter = useContext(RowPainterContext);
+	const window = viewportWindow(source, anchor, height);
 	useLayoutEffect(() => onDraw(source, height));
+	// Runs before Ink writes this commit's frame: the frame waits for the rows painted below.
+	useInsertionEffect(() => painter?.expectRows());
+	// Ink has laid the frame out when layout effects run: paint for the height the box really has.
+	useLayoutEffect(() => {
+		if (!painter || !ref.current) return;
+		const measured = measureElement(ref.current).height;
+		const shown = measured === height ? window : viewportWindow(source, anchor, measured);
+		painter.show({
+			top: screenTop(ref.current) + 1,
+			height: measured,
+			rows: windowRows(shown, width, measured),
+			columns: width,
+		});
+	});
+	useLayoutEffect(() => (painter ? () => painter.hide() : undefined), [painter]);
 	useEffect(() => {
 		if (!ref.current) return;
 		const measured = measureElement(ref.current).height;
 		if (measured > 0 && measured !== height) setHeight(measured);
 	});
-	const window = viewportWindow(source, anchor, height);
+	if (painter) return <Box ref={ref} flexGrow={1} flexShrink={1} width={width} />;
 	const full = window.rows.length + (window.below > 0 ? 1 : 0) >= height;
 	return (
 		<Box

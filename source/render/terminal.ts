@@ -1,4 +1,5 @@
 import { filterColourOutput } from "./colour.js";
+import type { RowPainter } from "./row-painter.js";
 
 /** Escape sequences for the full-screen UI. */
 const ENTER_ALT_SCREEN = "\x1b[?1049h\x1b[H";
@@ -16,14 +17,18 @@ const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /**
  * Switches to the alternate screen (with bracketed paste and mouse reports on) and guarantees the terminal is given
  * back — on normal exit, on a crash and on signals — by leaving it and showing the cursor. Under
- * NO_COLOR, everything the UI writes meanwhile is without colour. Returns the restore function.
+ * NO_COLOR, everything the UI writes meanwhile is without colour. A row painter is hooked in after
+ * the colour filter (its rows are filtered too) and unhooked first, so nothing is painted on the
+ * screen the person goes back to. Returns the restore function.
  */
-export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout): () => void {
+export function enterFullScreen(stdout: NodeJS.WriteStream = process.stdout, painter?: RowPainter): () => void {
 	let restored = false;
 	const restoreColour = filterColourOutput(stdout);
+	const detachPainter = painter?.attach();
 	const restore = () => {
 		if (restored) return;
 		restored = true;
+		detachPainter?.();
 		stdout.write(MOUSE_OFF + BRACKETED_PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
 		restoreColour();
 		process.off("exit", restore);

@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
-import { type TranscriptSource, TranscriptViewport, viewportWindow } from "../../controllers/transcript-viewport.js";
+import { describe, expect, it, vi } from "vitest";
+import {
+	type TranscriptSource,
+	TranscriptViewport,
+	viewportWindow,
+	warmBlocks,
+} from "../../controllers/transcript-viewport.js";
 
 /** Blocks named b0, b1… whose rows read "b<block>.<row>"; counts which blocks were asked for rows. */
 function blocks(sizes: readonly number[]): TranscriptSource & { touched: Set<number> } {
@@ -138,5 +143,28 @@ describe("TranscriptViewport", () => {
 		full.toBottom();
 		full.toBottom();
 		expect(calls).toHaveLength(2);
+	});
+});
+
+describe("warming the rows around the window", () => {
+	it("computes the blocks of the pages above the window, nearest first, then a page below", () => {
+		const source = blocks(Array.from({ length: 100 }, () => 3));
+		const view = scrolledView(source, 6);
+		view.scrollBy(-30);
+		const anchor = view.getSnapshot().anchor;
+		expect(anchor).toMatchObject({ index: 89, row: 2 });
+		source.touched.clear();
+		const warmed = [...warmBlocks(source, anchor, 6, 2)];
+		// 18 rows (the window and two pages) above the anchor's row: blocks 89 down to 84; then 6 rows below
+		expect(warmed).toEqual([89, 88, 87, 86, 85, 84, 83, 90, 91]);
+		// and nothing else but the last block (where the end is)
+		expect([...source.touched].sort((a, b) => a - b)).toEqual([83, 84, 85, 86, 87, 88, 89, 90, 91, 99]);
+	});
+
+	it("computes the rows above the end in the background after a draw, so PgUp finds them ready", async () => {
+		const source = blocks(Array.from({ length: 1000 }, () => 3));
+		new TranscriptViewport().attach(source, 6);
+		await vi.waitFor(() => expect(source.touched.has(1000 - 7)).toBe(true));
+		expect(source.touched.has(1000 - 20)).toBe(false);
 	});
 });
