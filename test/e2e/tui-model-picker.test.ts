@@ -51,7 +51,9 @@ describe("/model without an argument opens a picker", () => {
 		t.write(KEYS.down);
 		await t.waitFor((s) => s.split("\n").some((line) => line.startsWith("›") && line.includes("loop/model-b")));
 		t.write(KEYS.enter);
-		const chat = await t.waitFor((s) => s.includes("Model: loop/model-b") && s.includes("Ask anything"));
+		const chat = await t.waitFor(
+			(s) => s.includes("Model: loop/model-b") && s.includes("Ask anything") && statusLine(s).includes(" · "),
+		);
 		expect(statusLine(chat)).toMatch(/^loop\/model-b · /);
 	});
 
@@ -62,7 +64,10 @@ describe("/model without an argument opens a picker", () => {
 		t.write(KEYS.enter);
 		await t.waitFor((s) => s.includes("Switch model — now loop/model-a") && s.includes("Esc back"));
 		t.write(KEYS.escape);
-		const chat = await t.waitFor((s) => s.includes("Ask anything") && !s.includes("Switch model"));
+		// The whole frame, status line included: a frame can be read half drawn.
+		const chat = await t.waitFor(
+			(s) => s.includes("Ask anything") && !s.includes("Switch model") && statusLine(s).includes(" · "),
+		);
 		expect(statusLine(chat)).toMatch(/^loop\/model-a · /);
 		expect(chat).not.toContain("Model: ");
 	});
