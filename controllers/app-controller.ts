@@ -17,13 +17,7 @@ import {
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
 import type { KeyAction } from "./keymap.js";
-import {
-	BRANCH_NOTICE,
-	MOVED_NOTICE,
-	missingEntryNotice,
-	type OpenHitOutcome,
-	openedAtMatchNotice,
-} from "./search-controller.js";
+import { hitNotices, type OpenHitOutcome, openedAtMatchNotice } from "./search-controller.js";
 import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
 import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
 
@@ -356,30 +350,14 @@ export class AppController {
 		}
 		this.redraw();
 		// After the redraw: it rebuilds the chat from the session, dropping earlier notices.
-		if (opened !== undefined) chat.notice("info", opened);
 		const manager = session.sessionManager;
-		if (origin && outcome.kind !== "missing" && manager.getSessionFile() !== origin.file)
-			chat.notice("info", openedAtMatchNotice(manager.getSessionName(), manager.getSessionId()));
-		switch (outcome.kind) {
-			case "tree":
-				chat.notice("info", BRANCH_NOTICE);
-				this.#showTree(outcome.entryId);
-				return;
-			case "moved":
-				this.showChat();
-				chat.notice("info", MOVED_NOTICE);
-				if (outcome.editorText !== undefined) this.#setEditorText(outcome.editorText);
-				return;
-			case "missing":
-				this.showChat();
-				chat.notice("warning", missingEntryNotice(outcome.switched));
-				return;
-			case "cancelled":
-			case "failed":
-				this.showChat();
-				this.#reportResume(outcome.kind, "");
-				return;
-		}
+		const switched = origin !== undefined && manager.getSessionFile() !== origin.file;
+		const switchedTo = switched ? openedAtMatchNotice(manager.getSessionName(), manager.getSessionId()) : undefined;
+		for (const notice of hitNotices(outcome, opened, switchedTo)) chat.notice(notice.level, notice.text);
+		if (outcome.kind === "tree") return this.#showTree(outcome.entryId);
+		this.showChat();
+		if (outcome.kind === "moved" && outcome.editorText !== undefined) this.#setEditorText(outcome.editorText);
+		if (outcome.kind === "cancelled" || outcome.kind === "failed") this.#reportResume(outcome.kind, "");
 	}
 
 	// ── the tree ────────────────────────────────────────────────────────────

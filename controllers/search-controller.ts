@@ -72,6 +72,31 @@ export function openedAtMatchNotice(name: string | undefined, sessionId: string)
 	return name ? `Opened "${name}" (${id}) at the match` : `Opened session ${id} at the match`;
 }
 
+/** A line the chat shows. */
+export interface HitNotice {
+	readonly level: "info" | "warning";
+	readonly text: string;
+}
+
+/**
+ * What the chat says once a search hit opened, in order: what opening said (a locked choice), which
+ * session it switched to, then what happened at the entry. Cancelled and failed resumes report
+ * themselves (they need the selector's error).
+ */
+export function hitNotices(
+	outcome: Exclude<OpenHitOutcome, { kind: "locked" }>,
+	opened: string | undefined,
+	switchedTo: string | undefined,
+): HitNotice[] {
+	const notices: HitNotice[] = [];
+	if (opened !== undefined) notices.push({ level: "info", text: opened });
+	if (switchedTo !== undefined && outcome.kind !== "missing") notices.push({ level: "info", text: switchedTo });
+	if (outcome.kind === "tree") notices.push({ level: "info", text: BRANCH_NOTICE });
+	if (outcome.kind === "moved") notices.push({ level: "info", text: MOVED_NOTICE });
+	if (outcome.kind === "missing") notices.push({ level: "warning", text: missingEntryNotice(outcome.switched) });
+	return notices;
+}
+
 type Listener = () => void;
 
 const DEFAULT_LIMIT = 50;
