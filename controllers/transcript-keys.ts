@@ -6,7 +6,7 @@ import type { TranscriptViewport } from "./transcript-viewport.js";
 export const WHEEL_ROWS = 3;
 
 /** What the transcript keys act on. */
-export interface TranscriptKeyTarget {
+interface TranscriptKeyTarget {
 	readonly chat: ChatController;
 	readonly viewport: TranscriptViewport;
 }

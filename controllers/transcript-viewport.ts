@@ -62,7 +62,7 @@ function firstRow(source: TranscriptSource): At | undefined {
 }
 
 /** Where an anchor is in this source (its block may have moved or shrunk), or undefined if gone. */
-export function locate(source: TranscriptSource, anchor: ScrollAnchor): At | undefined {
+function locate(source: TranscriptSource, anchor: ScrollAnchor): At | undefined {
 	const from = Math.min(anchor.index, source.length - 1);
 	for (let index = from; index >= Math.max(0, from - RELOCATE_BLOCKS); index--) {
 		if (source.key(index) !== anchor.key) continue;

@@ -22,7 +22,7 @@ export interface ChatViewProps {
 }
 
 /** The marker under a window scrolled up: how much is below and how to get there. */
-export function belowMarker(window: ViewportWindow, width: number): string {
+function belowMarker(window: ViewportWindow, width: number): string {
 	const count = window.below.toLocaleString("en-US");
 	return yellow(oneRow(window.belowExact ? `↓ ${count} more · End` : `↓ more than ${count} · End`, width));
 }
@@ -57,7 +57,8 @@ export function ChatView({ parts, showThinking, expandTools, width, initialHeigh
 	);
 	const painter = useContext(RowPainterContext);
 	const window = viewportWindow(source, anchor, height);
-	useLayoutEffect(() => onDraw(source, height));
+	// Scrolling moves over the rows of the height the box really has (the state may be a frame behind).
+	useLayoutEffect(() => onDraw(source, (ref.current && measureElement(ref.current).height) || height));
 	// Runs before Ink writes this commit's frame: the frame waits for the rows painted below.
 	useInsertionEffect(() => painter?.expectRows());
 	// Ink has laid the frame out when layout effects run: paint for the height the box really has.

@@ -19,10 +19,10 @@ export interface RowOptions {
 }
 
 /** Rows of a tool's output shown while tool output is collapsed. */
-export const COLLAPSED_OUTPUT_ROWS = 4;
+const COLLAPSED_OUTPUT_ROWS = 4;
 
 /** The one-line stand-in for a hidden thinking block. */
-export function thinkingSummary(thinking: string): string {
+function thinkingSummary(thinking: string): string {
 	const lines = thinking.trim().split("\n").length;
 	return `∴ thinking (${lines} ${lines === 1 ? "line" : "lines"}, Ctrl+T to show)`;
 }
@@ -68,7 +68,7 @@ const TRUNCATION_NOTE = /\n*(\[Output truncated: [^\n]*\])\s*$/;
  * A tool's output under its call: the first rows, or all of them with Ctrl+O, each row saying what
  * was cut; a truncation note (with the full log's path) is always shown.
  */
-export function outputRows(text: string, options: RowOptions, paint: (row: string) => string = dim): string[] {
+function outputRows(text: string, options: RowOptions, paint: (row: string) => string = dim): string[] {
 	const note = TRUNCATION_NOTE.exec(text);
 	const body = note ? text.slice(0, note.index) : text;
 	const room = Math.max(1, options.width - 4);

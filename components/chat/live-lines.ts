@@ -14,7 +14,7 @@ export function pendingLines(message: AgentMessage | undefined, width: number, s
 }
 
 /** Output rows shown under a running tool. */
-export const RUNNING_OUTPUT_ROWS = 3;
+const RUNNING_OUTPUT_ROWS = 3;
 
 /**
  * The rows for tools that are running: the `●` header is already drawn with the call in the

@@ -48,6 +48,21 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		expect(bottom).toContain("Ask anything");
 	});
 
+	it("in a small window, PgUp stops with the first row of the transcript at the top of the screen", async () => {
+		// A turn first: while it runs the editor's longer placeholder wraps, and the transcript's height changes.
+		const t = temp.open({ cols: 50, rows: 14 });
+		await t.waitFor("Type a prompt");
+		await t.type("list files");
+		t.write(KEYS.enter);
+		await t.waitFor((s) => s.includes("The bash tool returned") && s.includes("Ask anything"));
+		const top = await pressUntil(t, KEYS.pageUp, (s) => s.includes("session") && MARKER.test(s), 20);
+		// more PgUps than the transcript has pages: the view rests on its first page
+		for (let i = 0; i < 4; i++) t.write(KEYS.pageUp);
+		const rest = await t.waitFor((s) => /^╭─+╮$/.test(s.split("\n")[0] ?? "") && MARKER.test(s));
+		expect(rest).toContain("xcsh · offline model");
+		expect(top).toMatch(MARKER);
+	});
+
 	it("the mouse wheel scrolls back to the first turn and down again; it is never typed", async () => {
 		await longSession(30);
 		const t = temp.open({ args: ["--continue"], ...SIZE });
