@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { SessionManager } from "../../source/session/session-manager.js";
 import { KEYS } from "../helpers/keys.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 
 /** The status line: the last non-empty row of the chat screen. */
@@ -70,5 +72,30 @@ describe("/model without an argument opens a picker", () => {
 		);
 		expect(statusLine(chat)).toMatch(/^loop\/model-a · /);
 		expect(chat).not.toContain("Model: ");
+	});
+
+	it("after /tree to a part of the path recorded with another model, the status line shows that model", async () => {
+		const sm = await SessionManager.create(temp.project);
+		sm.appendModelChange("loop/model-a");
+		sm.appendMessage(userMessage("first question"));
+		sm.appendMessage(assistantMessage("first answer", "model-a", "loop"));
+		sm.appendModelChange("xcsh/offline");
+		sm.appendMessage(userMessage("second question"));
+		sm.appendMessage(assistantMessage("second answer", "offline", "xcsh"));
+		await sm.close();
+		const t = temp.open({ args: ["--continue"] });
+		await t.waitFor((s) => s.includes("second answer") && statusLine(s).startsWith("offline model · "));
+		await t.type("/tree");
+		t.write(KEYS.enter);
+		await t.waitFor((s) => s.includes("Session tree"));
+		t.write(KEYS.home);
+		const selected = (s: string) => s.split("\n").find((line) => line.startsWith("❯ ")) ?? "";
+		await t.waitFor((s) => selected(s).includes("first question"));
+		t.write(KEYS.down);
+		await t.waitFor((s) => selected(s).includes("first answer"));
+		t.write(KEYS.enter);
+		const chat = await t.waitFor((s) => s.includes("Ask anything") && statusLine(s).startsWith("loop/model-a · "));
+		expect(chat).toContain("first answer");
+		expect(chat).not.toContain("second answer");
 	});
 });
