@@ -88,7 +88,8 @@ describe("the painted transcript in the full-screen UI", () => {
 	it("leaving for /tree leaves no transcript row behind, and coming back draws them again", async () => {
 		await longSession(30);
 		const t = await openAtEnd(100, 24);
-		const before = t.screen();
+		// The whole frame, status line included: a frame can be read half drawn.
+		const before = await t.waitFor((s) => s.includes("offline model · "));
 		await t.type("/tree");
 		t.write(KEY.enter);
 		const tree = await t.waitFor("Session tree");
@@ -97,7 +98,9 @@ describe("the painted transcript in the full-screen UI", () => {
 		expect(tree.split("\n")).not.toContain("answer 29");
 		expect(tree).not.toMatch(MARKER);
 		t.write(KEY.escape);
-		const back = await t.waitFor((s) => s.includes(BODY) && s.includes("Ask anything"));
+		const back = await t.waitFor(
+			(s) => s.includes(BODY) && s.includes("Ask anything") && s.includes("offline model · "),
+		);
 		expect(back).toBe(before);
 	});
 });
