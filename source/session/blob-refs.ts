@@ -45,12 +45,10 @@ function contentArraysOf(entry: FileEntry): unknown[][] {
 	return arrays;
 }
 
-/**
- * Replaces blob references in message / custom_message image blocks with their base64 data, in
- * place (the entries were just parsed). Returns the hashes that could not be found.
- */
-export async function resolveBlobRefs(entries: readonly FileEntry[], blobs: BlobStorage): Promise<string[]> {
-	const refs: { block: { data: string }; hash: string }[] = [];
+type BlobRef = { block: { data: string }; hash: string };
+
+function blobRefsOf(entries: readonly FileEntry[]): BlobRef[] {
+	const refs: BlobRef[] = [];
 	for (const entry of entries) {
 		for (const content of contentArraysOf(entry)) {
 			for (const block of content) {
@@ -60,6 +58,26 @@ export async function resolveBlobRefs(entries: readonly FileEntry[], blobs: Blob
 			}
 		}
 	}
+	return refs;
+}
+
+/** `resolveBlobRefs` for one entry read on demand, inside a synchronous call. */
+export function resolveBlobRefsSync(entry: FileEntry, blobs: BlobStorage): string[] {
+	const missing: string[] = [];
+	for (const { block, hash } of blobRefsOf([entry])) {
+		const bytes = blobs.getSync(hash);
+		if (bytes) block.data = bytes.toString("base64");
+		else missing.push(hash);
+	}
+	return missing;
+}
+
+/**
+ * Replaces blob references in message / custom_message image blocks with their base64 data, in
+ * place (the entries were just parsed). Returns the hashes that could not be found.
+ */
+export async function resolveBlobRefs(entries: readonly FileEntry[], blobs: BlobStorage): Promise<string[]> {
+	const refs = blobRefsOf(entries);
 	if (refs.length === 0) return [];
 	const cache = new Map<string, Promise<Buffer | undefined>>();
 	const missing = new Set<string>();

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { access, open, readFile, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
@@ -13,6 +14,8 @@ export interface BlobStorage {
 	/** Stores the bytes and returns their sha256 hex (idempotent). */
 	put(bytes: Buffer): Promise<string>;
 	get(hash: string): Promise<Buffer | undefined>;
+	/** `get` without waiting: bodies of big sessions are read on demand, inside synchronous calls. */
+	getSync(hash: string): Buffer | undefined;
 	has(hash: string): Promise<boolean>;
 }
 
@@ -77,6 +80,16 @@ export class BlobStore implements BlobStorage {
 		}
 	}
 
+	getSync(hash: string): Buffer | undefined {
+		if (!HASH_PATTERN.test(hash)) return undefined;
+		try {
+			return readFileSync(join(this.#dir, hash));
+		} catch (error) {
+			if (isMissing(error)) return undefined;
+			throw error;
+		}
+	}
+
 	async has(hash: string): Promise<boolean> {
 		if (!HASH_PATTERN.test(hash)) return false;
 		try {
@@ -99,6 +112,10 @@ export class MemoryBlobStore implements BlobStorage {
 	}
 
 	async get(hash: string): Promise<Buffer | undefined> {
+		return this.#blobs.get(hash);
+	}
+
+	getSync(hash: string): Buffer | undefined {
 		return this.#blobs.get(hash);
 	}
 

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { type BlobStorage, MemoryBlobStore } from "./blob-store.js";
 import type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
 import type { LockResult } from "./session-lock.js";
-import { decodePrefix, enoent, type SessionStorage, type StorageStat } from "./session-storage.js";
+import { type BodyFile, decodePrefix, enoent, type SessionStorage, type StorageStat } from "./session-storage.js";
 
 interface MemoryFile {
 	text: string;
@@ -90,6 +90,14 @@ export class MemorySessionStorage implements SessionStorage {
 		const file = this.#files.get(path);
 		if (!file) throw enoent(path);
 		return Buffer.from(file.text).subarray(position, position + length);
+	}
+
+	openBodyFile(path: string): BodyFile {
+		const file = this.#files.get(path);
+		if (!file) throw enoent(path);
+		// A snapshot, as an open descriptor keeps reading the file it opened.
+		const bytes = Buffer.from(file.text);
+		return { readSync: (position, length) => bytes.subarray(position, position + length), close: () => undefined };
 	}
 
 	async appendBytes(path: string, bytes: Buffer): Promise<void> {

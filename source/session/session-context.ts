@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import { type EntrySlot, isLazy } from "./lazy-entry.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./messages.js";
 import {
 	type CompactionEntry,
@@ -25,10 +26,13 @@ function modelChangeTarget(entry: ModelChangeEntry): string | undefined {
  * The path root → `leaf`, built by walking parent links and reversing once (linear in path
  * length). A parent cycle in a damaged file stops the walk instead of looping forever.
  */
-export function pathToEntry(leaf: StoredEntry, byId: ReadonlyMap<string, StoredEntry>): StoredEntry[] {
-	const path: StoredEntry[] = [];
+export function pathToEntry<T extends { id: string; parentId: string | null }>(
+	leaf: T,
+	byId: ReadonlyMap<string, T>,
+): T[] {
+	const path: T[] = [];
 	// A path can be no longer than the number of entries; a longer walk means a parent cycle.
-	let current: StoredEntry | undefined = leaf;
+	let current: T | undefined = leaf;
 	for (let steps = byId.size; current && steps >= 0; steps--) {
 		path.push(current);
 		current = current.parentId === null ? undefined : byId.get(current.parentId);
@@ -38,9 +42,9 @@ export function pathToEntry(leaf: StoredEntry, byId: ReadonlyMap<string, StoredE
 }
 
 /** A damaged file's parent links loop: keep the walk up to the first entry seen twice. */
-function cutAtCycle(path: StoredEntry[]): StoredEntry[] {
+function cutAtCycle<T extends { id: string }>(path: T[]): T[] {
 	const seen = new Set<string>();
-	const kept: StoredEntry[] = [];
+	const kept: T[] = [];
 	for (const entry of path) {
 		if (seen.has(entry.id)) break;
 		seen.add(entry.id);
@@ -80,17 +84,23 @@ export interface ContextItems {
 	items: ContextItem[];
 }
 
-/** The context items of a path root → leaf (see `ContextItems`). */
-function contextItemsOfPath(path: readonly StoredEntry[]): ContextItems {
-	let compactionIndex = -1;
-	for (let i = path.length - 1; i >= 0; i--) {
-		if (path[i]!.type === "compaction") {
-			compactionIndex = i;
-			break;
-		}
-	}
+/** How a path's skeletons become entries (identity for a path held in memory). */
+export type BodyOf = (slot: EntrySlot) => StoredEntry;
+
+const resident: BodyOf = (slot) => slot as StoredEntry;
+
+/** Index of the latest compaction on a path, or -1. */
+export function latestCompactionIndex(path: readonly EntrySlot[]): number {
+	for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === "compaction") return i;
+	return -1;
+}
+
+/** The context items of a path root → leaf (see `ContextItems`); only their entries' bodies are read. */
+export function contextItemsOfPath(path: readonly EntrySlot[], body: BodyOf = resident): ContextItems {
+	const compactionIndex = latestCompactionIndex(path);
 	const items: ContextItem[] = [];
-	const push = (entry: StoredEntry): void => {
+	const push = (slot: EntrySlot): void => {
+		const entry = body(slot);
 		const message = messageOfEntry(entry);
 		if (message) items.push({ entryId: entry.id, message });
 	};
@@ -98,13 +108,9 @@ function contextItemsOfPath(path: readonly StoredEntry[]): ContextItems {
 		for (const entry of path) push(entry);
 		return { items };
 	}
-	const compaction = path[compactionIndex] as CompactionEntry;
-	let kept = false;
-	for (let i = 0; i < compactionIndex; i++) {
-		const entry = path[i]!;
-		if (entry.id === compaction.firstKeptEntryId) kept = true;
-		if (kept) push(entry);
-	}
+	const compaction = body(path[compactionIndex]!) as CompactionEntry;
+	const firstKept = path.findIndex((slot, i) => i < compactionIndex && slot.id === compaction.firstKeptEntryId);
+	if (firstKept >= 0) for (let i = firstKept; i < compactionIndex; i++) push(path[i]!);
 	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i]!);
 	return { compaction, items };
 }
@@ -151,13 +157,24 @@ export function buildSessionContext(
 	leafId?: string | null,
 	byId?: ReadonlyMap<string, StoredEntry>,
 ): SessionContext {
-	const path = contextPath(entries, leafId, byId);
+	return sessionContextOfPath(contextPath(entries, leafId, byId));
+}
+
+/**
+ * `buildSessionContext` over a path root → leaf whose entries may be skeletons: the state comes from
+ * entries kept in memory (and an assistant skeleton's model), the messages from the bodies in context.
+ */
+export function sessionContextOfPath(path: readonly EntrySlot[], body: BodyOf = resident): SessionContext {
 	const context = emptySessionContext();
 	if (path.length === 0) return context;
 
 	let lastAssistantModel: string | undefined;
 	const rules = new Set<string>();
 	for (const entry of path) {
+		if (isLazy(entry)) {
+			if (entry.facts.model !== undefined) lastAssistantModel = entry.facts.model;
+			continue;
+		}
 		if (!isKnownEntry(entry)) continue;
 		switch (entry.type) {
 			case "thinking_level_change":
@@ -188,7 +205,7 @@ export function buildSessionContext(
 	context.injectedTtsrRules = [...rules];
 	if (context.modeData === undefined) delete context.modeData;
 
-	const { compaction, items } = contextItemsOfPath(path);
+	const { compaction, items } = contextItemsOfPath(path, body);
 	if (compaction)
 		context.messages.push(
 			createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp),

@@ -1,7 +1,15 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { EntryBodies } from "./entry-bodies.js";
 import { createEntryId } from "./ids.js";
-import { buildContextItems, buildSessionContext, type ContextItems, pathToEntry } from "./session-context.js";
+import { type EntrySlot, factsOf, isLazy, type UsageFacts } from "./lazy-entry.js";
+import {
+	type ContextItems,
+	contextItemsOfPath,
+	latestCompactionIndex,
+	pathToEntry,
+	sessionContextOfPath,
+} from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
@@ -29,25 +37,79 @@ function withoutUndefined<T extends object>(value: T): T {
  * through `onAppend`.
  */
 export abstract class SessionEntries {
-	#entries: StoredEntry[] = [];
-	#byId = new Map<string, StoredEntry>();
+	#entries: EntrySlot[] = [];
+	#byId = new Map<string, EntrySlot>();
 	#labels = new Map<string, string>();
-	#children: ChildIndex | undefined;
+	#children: ChildIndex<EntrySlot> | undefined;
 	#leafId: string | null = null;
 	#hasAssistant = false;
+	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
+	#bodies: EntryBodies | undefined;
 
 	/** Called after each append, with the entry already in memory. */
 	protected abstract onAppend(entry: SessionEntry): void;
 
-	/** Replaces every entry (load, new session); the leaf becomes the last entry. */
-	protected adoptEntries(entries: StoredEntry[]): void {
+	/**
+	 * Replaces every entry (load, new session); the leaf becomes the last entry. Skeletons among
+	 * them are read through `bodies` when asked for; the active path's context is read at once.
+	 */
+	protected adoptEntries(entries: EntrySlot[], bodies?: EntryBodies): void {
+		this.#bodies?.close();
+		this.#bodies = bodies;
 		this.#entries = entries;
 		this.#byId = new Map();
 		this.#labels = new Map();
 		this.#children = undefined;
 		this.#hasAssistant = false;
+		this.#usage = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 		for (const entry of entries) this.#index(entry);
 		this.#leafId = entries.length > 0 ? entries[entries.length - 1]!.id : null;
+		if (bodies) this.#keepContextResident();
+	}
+
+	/** Where skeletons' bodies are read from (undefined: every entry is in memory). */
+	protected get bodies(): EntryBodies | undefined {
+		return this.#bodies;
+	}
+
+	/** What the model is sent next is read once, at load, instead of on every turn. */
+	#keepContextResident(): void {
+		const path = this.#pathSlots(this.#leafId);
+		const compaction = latestCompactionIndex(path);
+		let from = compaction;
+		if (compaction >= 0) {
+			const firstKept = (this.#body(path[compaction]!) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+			const kept = path.findIndex((slot, i) => i < compaction && slot.id === firstKept);
+			if (kept >= 0) from = kept;
+		}
+		const wanted = new Set<string>();
+		for (let i = Math.max(0, from); i < path.length; i++) if (isLazy(path[i]!)) wanted.add(path[i]!.id);
+		if (wanted.size === 0) return;
+		for (let i = 0; i < this.#entries.length; i++) {
+			const slot = this.#entries[i]!;
+			if (!isLazy(slot) || !wanted.has(slot.id)) continue;
+			const entry = this.#body(slot);
+			this.#entries[i] = entry;
+			this.#byId.set(entry.id, entry);
+		}
+	}
+
+	/** The entry of a slot, its body read from the file if it is a skeleton. */
+	#body(slot: EntrySlot): StoredEntry {
+		if (!isLazy(slot)) return slot;
+		if (!this.#bodies) throw new Error(`Entry ${slot.id} has no file to read it from`);
+		return this.#bodies.read(slot);
+	}
+
+	#pathSlots(fromId: string | null): EntrySlot[] {
+		if (fromId === null) return [];
+		const leaf = this.#byId.get(fromId);
+		return leaf ? pathToEntry(leaf, this.#byId) : [];
+	}
+
+	/** Totals of every assistant message's usage in the session (all branches). */
+	getUsageTotals(): UsageFacts {
+		return { ...this.#usage };
 	}
 
 	/** True once any assistant message exists (persistence starts then). */
@@ -56,19 +118,27 @@ export abstract class SessionEntries {
 	}
 
 	/** The live entry array, for persistence snapshots (never handed out). */
-	protected get entriesView(): readonly StoredEntry[] {
+	protected get entriesView(): readonly EntrySlot[] {
 		return this.#entries;
 	}
 
-	#index(entry: StoredEntry): void {
+	#index(entry: EntrySlot): void {
 		this.#byId.set(entry.id, entry);
 		this.#children?.add(entry);
-		if (entry.type === "label") {
+		if (entry.type === "label" && !isLazy(entry)) {
 			const { targetId, label } = entry as SessionEntry & { type: "label" };
 			if (label === undefined) this.#labels.delete(targetId);
 			else this.#labels.set(targetId, label);
-		} else if (!this.#hasAssistant && entry.type === "message") {
-			this.#hasAssistant = (entry as SessionEntry & { type: "message" }).message.role === "assistant";
+			return;
+		}
+		if (entry.type !== "message") return;
+		const facts = isLazy(entry) ? entry.facts : factsOf(entry);
+		if (facts.role === "assistant") this.#hasAssistant = true;
+		if (facts.usage) {
+			this.#usage.input += facts.usage.input;
+			this.#usage.output += facts.usage.output;
+			this.#usage.cacheRead += facts.usage.cacheRead;
+			this.#usage.cost += facts.usage.cost;
 		}
 	}
 
@@ -181,14 +251,15 @@ export abstract class SessionEntries {
 		return this.#append({ type: "branch_summary", fromId: fromId ?? "root", summary, details, fromExtension });
 	}
 
-	/** All entries (header excluded) in insertion order. */
+	/** All entries (header excluded) in insertion order (a big session's bodies are all read: prefer narrower calls). */
 	getEntries(): StoredEntry[] {
-		return this.#entries.slice();
+		return this.#entries.map((slot) => this.#body(slot));
 	}
 
 	/** One entry by id. */
 	getEntry(id: string): StoredEntry | undefined {
-		return this.#byId.get(id);
+		const slot = this.#byId.get(id);
+		return slot && this.#body(slot);
 	}
 
 	/** The current leaf (null before the first entry or after resetLeaf). */
@@ -198,21 +269,18 @@ export abstract class SessionEntries {
 
 	/** The whole tree, built iteratively; entries with a missing parent are roots. */
 	getTree(): SessionTreeNode[] {
-		return buildTree(this.#entries, this.#byId, this.#labels);
+		return buildTree(this.getEntries(), this.#byId, this.#labels);
 	}
 
 	/** The path root → `fromId` (default: the leaf). */
 	getBranch(fromId?: string): StoredEntry[] {
-		const start = fromId ?? this.#leafId;
-		if (start === null) return [];
-		const leaf = this.#byId.get(start);
-		return leaf ? pathToEntry(leaf, this.#byId) : [];
+		return this.#pathSlots(fromId ?? this.#leafId).map((slot) => this.#body(slot));
 	}
 
 	/** Direct children of an entry, in insertion order. */
 	getChildren(id: string): StoredEntry[] {
 		this.#children ??= new ChildIndex(this.#entries);
-		return this.#children.get(id).slice();
+		return this.#children.get(id).map((slot) => this.#body(slot));
 	}
 
 	/** The current label of an entry. */
@@ -222,11 +290,18 @@ export abstract class SessionEntries {
 
 	/** What is sent to the model at the current leaf. */
 	buildSessionContext(): SessionContext {
-		return buildSessionContext(this.#entries, this.#leafId, this.#byId);
+		return sessionContextOfPath(this.#contextPath(), (slot) => this.#body(slot));
+	}
+
+	/** The path `buildSessionContext` reads: root → leaf (the last entry when the leaf is unknown). */
+	#contextPath(): EntrySlot[] {
+		if (this.#leafId === null) return [];
+		const leaf = this.#byId.get(this.#leafId) ?? this.#entries[this.#entries.length - 1];
+		return leaf ? pathToEntry(leaf, this.#byId) : [];
 	}
 
 	/** The messages of `buildSessionContext()` with the entries they come from (what compaction plans over). */
 	buildContextItems(): ContextItems {
-		return buildContextItems(this.#entries, this.#leafId, this.#byId);
+		return contextItemsOfPath(this.#contextPath(), (slot) => this.#body(slot));
 	}
 }

@@ -1,13 +1,9 @@
-import { parseJsonlLenient } from "./jsonl.js";
-import {
-	checkHeaderVersion,
-	isSessionHeader,
-	locateHeaderLine,
-	someEntryHasId,
-	type VersionCheck,
-} from "./session-header.js";
+import type { LazyEntry } from "./lazy-entry.js";
+import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
+import { isSessionHeader, type VersionCheck } from "./session-header.js";
+import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
-import type { FileEntry, JsonlLineError, SessionHeader } from "./types.js";
+import type { FileEntry, JsonlLineError, StoredEntry } from "./types.js";
 
 /** What reading a session file found. */
 export type SessionFileRead =
@@ -18,7 +14,7 @@ export type SessionFileRead =
 			kind: "ok";
 			/** Header first, then entries in file order. */
 			entries: FileEntry[];
-			/** Lines that were skipped: unparseable, not objects, without a type or id, or duplicate ids. */
+			/** Lines that were skipped: unparseable, too long, not objects, without a type or id, or duplicate ids. */
 			skipped: JsonlLineError[];
 			/** The file does not end with a newline: the next append must start a new line first. */
 			missingFinalNewline: boolean;
@@ -26,105 +22,96 @@ export type SessionFileRead =
 			version: VersionCheck;
 	  };
 
-/** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
-export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
+export { isSessionHeader, MESSAGE_WITHOUT_MESSAGE };
 
-export { isSessionHeader };
+/** How a streaming read reports and stops. */
+export interface ReadProgress {
+	signal?: AbortSignal;
+	/** Called after each chunk read, with bytes read and the file's size. */
+	onProgress?: (bytesRead: number, total: number) => void;
+}
 
-function headerProblem(text: string): string | undefined {
-	const first = locateHeaderLine(text);
-	if (!first) return "empty";
-	try {
-		return isSessionHeader(JSON.parse(first.line)) ? undefined : "first line is not a session header";
-	} catch {
-		return "first line is not valid JSON";
+/** A session read with its big entries left on disk, and the file size it covers. */
+export type SessionSkeletonRead = { kind: "missing" } | (SessionRead<StoredEntry | LazyEntry> & { size?: number });
+
+function toFileRead(read: SessionRead<StoredEntry | LazyEntry>): SessionFileRead {
+	if (read.kind !== "ok") return read;
+	const { header, entries, skipped, missingFinalNewline, version } = read;
+	return { kind: "ok", entries: [header, ...(entries as StoredEntry[])], skipped, missingFinalNewline, version };
+}
+
+/** Splits text into the lines a file scan would report (byte offsets included). */
+function linesOfText(text: string, onLine: (line: ScannedLine) => boolean | undefined): LineScanEnd {
+	let start = text.startsWith("\uFEFF") ? 1 : 0;
+	let offset = start === 1 ? 3 : 0;
+	let number = 1;
+	while (start < text.length) {
+		const newline = text.indexOf("\n", start);
+		const end = newline < 0 ? text.length : newline;
+		const line = text.slice(start, end);
+		const length = Buffer.byteLength(line);
+		if (onLine({ number, offset, length, text: line }) === false) break;
+		number++;
+		offset += length + 1;
+		start = end + 1;
 	}
+	return { missingFinalNewline: text.length > 0 && !text.endsWith("\n"), endOffset: offset, nextLineNumber: number };
+}
+
+/** Parses session text already in memory (tests, generators); files are read with `readSessionFile`. */
+export function parseSessionText(raw: string): SessionFileRead {
+	const parser = new SessionLineParser();
+	const end = linesOfText(raw, (line) => parser.push(line));
+	return toFileRead(parser.finish(end.missingFinalNewline));
+}
+
+/** Scans a file into a parser, stopping early once the file is known not to be a session. */
+async function scanInto(
+	path: string,
+	storage: SessionStorage,
+	parser: SessionLineParser,
+	progress: ReadProgress,
+): Promise<{ end: LineScanEnd; size: number } | undefined> {
+	const stat = storage.statSync(path);
+	if (!stat) return undefined;
+	const total = stat.size;
+	let stopped = false;
+	const end = await scanLines(
+		(position, length) => (stopped ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length)),
+		total,
+		(line) => {
+			if (!stopped && !parser.push(line)) stopped = true;
+		},
+		progress,
+	);
+	return { end, size: total };
 }
 
 /**
- * Parses session text. Entries of v2+ files need a string id: one without, or with an id already
- * seen, is skipped and reported (v1 entries get their ids from the migration instead).
+ * Reads and parses a session file line by line (never the whole file as one string), telling a
+ * missing file from an empty or foreign one.
  */
-export function parseSessionText(raw: string): SessionFileRead {
-	// A byte order mark is not part of the header's JSON (editors add one); line numbers are unchanged.
-	const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-	if (text.trim().length === 0) return { kind: "empty" };
-	const problem = headerProblem(text);
-	if (problem) return { kind: "invalid", reason: problem };
-	const parsed = parseJsonlLenient<FileEntry>(text);
-	const skipped = parsed.errors;
-	const header = parsed.values[0] as SessionHeader;
-	const version = checkHeaderVersion(header, someEntryHasId(parsed.values.slice(1)));
-	const legacy = version.kind === "legacy" || (version.kind === "declared" && version.version < 2);
-	const entries: FileEntry[] = [header];
-	const seen = new Set<string>();
-	// parseJsonlLenient drops blank lines, so line numbers for skipped entries are recovered lazily.
-	let lineNumbers: number[] | undefined;
-	const lineOf = (valueIndex: number): number => {
-		lineNumbers ??= numberParsedLines(text);
-		return lineNumbers[valueIndex] ?? 0;
-	};
-	for (let i = 1; i < parsed.values.length; i++) {
-		const entry = parsed.values[i] as FileEntry & { id?: unknown };
-		if (typeof entry.type !== "string") {
-			skipped.push({ line: lineOf(i), message: "entry has no type" });
-			continue;
-		}
-		const message = (entry as { message?: unknown }).message;
-		if (entry.type === "message" && (message === null || message === undefined)) {
-			skipped.push({ line: lineOf(i), message: MESSAGE_WITHOUT_MESSAGE });
-			continue;
-		}
-		if (!legacy) {
-			if (typeof entry.id !== "string") {
-				skipped.push({ line: lineOf(i), message: "entry has no id" });
-				continue;
-			}
-			if (seen.has(entry.id)) {
-				skipped.push({ line: lineOf(i), message: `duplicate entry id ${entry.id}` });
-				continue;
-			}
-			seen.add(entry.id);
-		}
-		entries.push(entry);
-	}
-	skipped.sort((a, b) => a.line - b.line);
-	return {
-		kind: "ok",
-		entries,
-		skipped,
-		missingFinalNewline: parsed.missingFinalNewline,
-		version,
-	};
+export async function readSessionFile(
+	path: string,
+	storage: SessionStorage,
+	progress: ReadProgress = {},
+): Promise<SessionFileRead> {
+	const parser = new SessionLineParser();
+	const scanned = await scanInto(path, storage, parser, progress);
+	if (!scanned) return { kind: "missing" };
+	return toFileRead(parser.finish(scanned.end.missingFinalNewline));
 }
 
-/** 1-based line numbers of the lines that parsed to objects, in order. */
-function numberParsedLines(text: string): number[] {
-	const numbers: number[] = [];
-	const lines = text.split("\n");
-	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i]!;
-		if (line.trim().length === 0) continue;
-		try {
-			const value: unknown = JSON.parse(line);
-			if (value !== null && typeof value === "object" && !Array.isArray(value)) numbers.push(i + 1);
-		} catch {
-			// unparseable lines are already reported by parseJsonlLenient
-		}
-	}
-	return numbers;
-}
-
-/** Reads and parses a session file, telling a missing file from an empty or foreign one. */
-export async function readSessionFile(path: string, storage: SessionStorage): Promise<SessionFileRead> {
-	let text: string;
-	try {
-		text = await storage.readText(path);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-		throw error;
-	}
-	return parseSessionText(text);
+/** Like `readSessionFile`, but a v3 file's big entries come back as skeletons whose bodies stay on disk. */
+export async function readSessionSkeleton(
+	path: string,
+	storage: SessionStorage,
+	progress: ReadProgress = {},
+): Promise<SessionSkeletonRead> {
+	const parser = new SessionLineParser({ lazy: true });
+	const scanned = await scanInto(path, storage, parser, progress);
+	if (!scanned) return { kind: "missing" };
+	return { ...parser.finish(scanned.end.missingFinalNewline), size: scanned.size };
 }
 
 /** The spec's loader: header + entries, or [] for a missing, empty or non-session file. */

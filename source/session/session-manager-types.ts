@@ -1,4 +1,5 @@
 import type { NewestFirst } from "./session-continue.js";
+import type { ReadProgress } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";
 
 /** Why a session is open read-only: another xcsh has it, or its header is damaged (`xcsh doctor --fix`). */
@@ -10,6 +11,8 @@ export interface StorageOptions {
 	sessionDir?: string;
 	/** The file system to use (default: the real one, `FileSessionStorage`). */
 	storage?: SessionStorage;
+	/** Files bigger than this keep their big bodies on disk, read on demand (default 64 MiB, or `XCSH_LAZY_ABOVE_BYTES`). */
+	lazyAboveBytes?: number;
 }
 
 /** How `continueRecent` finds the newest sessions of a directory. */
@@ -32,6 +35,8 @@ export interface OpenOptions {
 	breadcrumb?: boolean;
 	/** Throw `Session file not found` for a missing file instead of starting a new session at that path. */
 	mustExist?: boolean;
+	/** Progress of reading a big file, and a signal that cancels it. */
+	progress?: ReadProgress;
 }
 
 /** How `SessionManager.open` opens a file: where, and how. */

@@ -1,11 +1,11 @@
 import { dirname, join, resolve } from "node:path";
+import type { EntryBodies } from "./entry-bodies.js";
 import { createSessionId } from "./ids.js";
+import { type EntrySlot, isLazy } from "./lazy-entry.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries } from "./session-entries.js";
-import { loadState } from "./session-load-state.js";
-import { readSessionFile } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
 import type {
 	ContinueOptions,
@@ -15,18 +15,12 @@ import type {
 	ReadOnlyReason,
 	StorageOptions,
 } from "./session-manager-types.js";
+import { openSessionFile } from "./session-open.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
-import { SessionPersistence } from "./session-persistence.js";
+import { type PersistedSlot, SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
 import { writeTerminalBreadcrumb } from "./terminal-breadcrumb.js";
-import {
-	CURRENT_SESSION_VERSION,
-	type FileEntry,
-	type SessionEntry,
-	type SessionHeader,
-	type SessionInfo,
-	type StoredEntry,
-} from "./types.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionInfo } from "./types.js";
 
 export type { SessionInitOptions } from "./session-entries.js";
 
@@ -53,8 +47,17 @@ export class SessionManager extends SessionEntries {
 	#skippedLocked: { path: string; holder: LockInfo }[] = [];
 	#lock: HeldLock | undefined;
 
-	private constructor(cwd: string, sessionDir: string, storage: SessionStorage, persist: boolean) {
+	readonly #lazyAbove: number | undefined;
+
+	private constructor(
+		cwd: string,
+		sessionDir: string,
+		storage: SessionStorage,
+		persist: boolean,
+		lazyAboveBytes?: number,
+	) {
 		super();
+		this.#lazyAbove = lazyAboveBytes;
 		this.#cwd = cwd;
 		this.#sessionDir = sessionDir;
 		this.#storage = storage;
@@ -79,13 +82,14 @@ export class SessionManager extends SessionEntries {
 	 * `mustExist`). Throws `SessionLockedError` when another xcsh has it open (see `openReadOnly`).
 	 */
 	static async open(path: string, options: OpenFileOptions = {}): Promise<SessionManager> {
-		const { sessionDir, storage, ...open } = options;
+		const { sessionDir, storage, lazyAboveBytes: _, ...open } = options;
 		const file = resolve(path);
 		const manager = new SessionManager(
 			process.cwd(),
 			sessionDir ?? dirname(file),
 			storage ?? new FileSessionStorage(),
 			true,
+			options.lazyAboveBytes,
 		);
 		await manager.setSessionFile(file, open);
 		return manager;
@@ -123,12 +127,12 @@ export class SessionManager extends SessionEntries {
 	static async forkFrom(sourcePath: string, targetCwd: string, options: StorageOptions = {}): Promise<SessionManager> {
 		const store = options.storage ?? new FileSessionStorage();
 		const source = resolve(sourcePath);
-		const loaded = await loadState(source, await readSessionFile(source, store), store);
-		if (!loaded) throw new Error(`File not found: ${source}`);
+		const opened = await openSessionFile(source, store, { lazyAboveBytes: options.lazyAboveBytes });
+		if (opened.kind !== "loaded") throw new Error(`File not found: ${source}`);
 		const sessionDir = options.sessionDir ?? getDefaultSessionDir(targetCwd);
-		const manager = new SessionManager(targetCwd, sessionDir, store, true);
+		const manager = new SessionManager(targetCwd, sessionDir, store, true, options.lazyAboveBytes);
 		manager.#startNew(source);
-		manager.#adopt(manager.#header, loaded.entries);
+		manager.#adopt(manager.#header, opened.loaded.entries, opened.bodies);
 		manager.#lockNewFile();
 		await manager.#persistence.rewrite(manager.#fileEntries());
 		return manager;
@@ -154,9 +158,9 @@ export class SessionManager extends SessionEntries {
 	 */
 	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
-		const read = await readSessionFile(file, this.#storage);
-		if (options.mustExist && read.kind === "missing") throw new Error(`Session file not found: ${file}`);
-		const loaded = await loadState(file, read, this.#storage);
+		const opened = await openSessionFile(file, this.#storage, { ...options.progress, lazyAboveBytes: this.#lazyAbove });
+		if (options.mustExist && opened.kind === "missing") throw new Error(`Session file not found: ${file}`);
+		const loaded = opened.kind === "loaded" ? opened.loaded : undefined;
 		// A damaged header is never written under: appends and rewrites wait for `xcsh doctor --fix`.
 		const readOnlyReason: ReadOnlyReason | undefined =
 			loaded?.report.headerProblem !== undefined
@@ -177,6 +181,7 @@ export class SessionManager extends SessionEntries {
 			await this.#persistence.detach();
 		} catch (error) {
 			lock?.release();
+			if (opened.kind === "loaded") opened.bodies?.close();
 			throw error;
 		}
 		this.#unlock();
@@ -186,7 +191,7 @@ export class SessionManager extends SessionEntries {
 		if (!loaded) {
 			this.#startNew(undefined, file, breadcrumb);
 		} else {
-			this.#adopt(loaded.header, loaded.entries);
+			this.#adopt(loaded.header, loaded.entries, opened.kind === "loaded" ? opened.bodies : undefined);
 			this.#report = loaded.report;
 			if (typeof loaded.header.cwd === "string") this.#cwd = loaded.header.cwd;
 			this.#persistence.attach(file, { onDisk: true, missingFinalNewline: loaded.report.tornTail });
@@ -221,9 +226,21 @@ export class SessionManager extends SessionEntries {
 		if (breadcrumb) writeTerminalBreadcrumb(this.#storage, this.#cwd, target);
 	}
 
-	#adopt(header: SessionHeader, entries: StoredEntry[]): void {
+	#adopt(header: SessionHeader, entries: EntrySlot[], bodies?: EntryBodies): void {
 		this.#header = header;
-		this.adoptEntries(entries);
+		this.adoptEntries(entries, bodies);
+		this.#persistence.setSkeletonLines(
+			bodies && {
+				rawLine: (entry) => bodies.rawLine(entry),
+				rewritten: (file, slots, offsets) => {
+					for (let i = 0; i < slots.length; i++) {
+						const slot = slots[i]!;
+						if (isLazy(slot)) slot.offset = offsets[i]!;
+					}
+					bodies.replaceFile(file);
+				},
+			},
+		);
 	}
 
 	protected override onAppend(entry: SessionEntry): void {
@@ -265,7 +282,7 @@ export class SessionManager extends SessionEntries {
 		this.#holdLock(undefined);
 	}
 
-	#fileEntries(): FileEntry[] {
+	#fileEntries(): PersistedSlot[] {
 		return [this.#header, ...this.entriesView];
 	}
 

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { log } from "../logger.js";
 import type { PendingBlob } from "./blob-refs.js";
 import { serializeEntry } from "./jsonl.js";
+import { isLazy, type LazyEntry } from "./lazy-entry.js";
 import { prepareForPersistence } from "./persist-transform.js";
 import { type SessionStorage, type SessionStorageWriter, tempPathFor } from "./session-storage.js";
 import type { FileEntry } from "./types.js";
@@ -35,6 +36,17 @@ class LockLostError extends Error {
 	}
 }
 
+/** What a session file is written from: entries in memory, or skeletons whose lines are copied from the old file. */
+export type PersistedSlot = FileEntry | LazyEntry;
+
+/** How skeletons are written: their lines as they are, and where they landed after a rewrite. */
+export interface SkeletonLines {
+	/** The skeleton's line, byte for byte. */
+	rawLine(entry: LazyEntry): string;
+	/** Called right after a rewrite replaced the file: each slot's new byte offset, in order. */
+	rewritten(file: string, slots: readonly PersistedSlot[], offsets: readonly number[]): void;
+}
+
 /** How a file is attached: whether it already holds the session, and whether its tail is torn. */
 export interface AttachState {
 	onDisk: boolean;
@@ -58,6 +70,7 @@ export class SessionPersistence {
 	#retrying: Promise<boolean> | undefined;
 	#lastRetryAt = 0;
 	#lockCheck: (() => boolean) | undefined;
+	#skeletons: SkeletonLines | undefined;
 
 	constructor(storage: SessionStorage) {
 		this.#storage = storage;
@@ -81,6 +94,11 @@ export class SessionPersistence {
 	/** Rewrites first ask this whether the session's lock is still ours (undefined: no lock to check). */
 	setLockCheck(check: (() => boolean) | undefined): void {
 		this.#lockCheck = check;
+	}
+
+	/** How skeletons are written (a big session opened with its bodies on disk). */
+	setSkeletonLines(lines: SkeletonLines | undefined): void {
+		this.#skeletons = lines;
 	}
 
 	/** Points writes at a file. Call `detach()` on the previous one first. */
@@ -121,7 +139,7 @@ export class SessionPersistence {
 	}
 
 	/** Writes the whole session for the first time (the deferred-persistence dump). */
-	writeInitial(entries: readonly FileEntry[]): void {
+	writeInitial(entries: readonly PersistedSlot[]): void {
 		if (this.#onDisk) return;
 		this.#onDisk = true;
 		const snapshot = entries.slice();
@@ -135,7 +153,7 @@ export class SessionPersistence {
 	}
 
 	/** Atomically replaces the file with these entries (migration, rename, fork). */
-	rewrite(entries: readonly FileEntry[]): Promise<void> {
+	rewrite(entries: readonly PersistedSlot[]): Promise<void> {
 		this.#onDisk = true;
 		const snapshot = entries.slice();
 		return this.#enqueue(() => this.#rewrite(snapshot));
@@ -187,7 +205,7 @@ export class SessionPersistence {
 	 * Writes everything again from memory after a failure (full atomic rewrite), once the disk is
 	 * fine. Resolves true when the file holds the whole session again.
 	 */
-	retry(entries: () => readonly FileEntry[]): Promise<boolean> {
+	retry(entries: () => readonly PersistedSlot[]): Promise<boolean> {
 		if (!this.#error)
 			return this.flush().then(
 				() => true,
@@ -221,12 +239,16 @@ export class SessionPersistence {
 	}
 
 	/** Starts a retry in the background unless one ran moments ago (each append after a failure asks). */
-	retrySoon(entries: () => readonly FileEntry[]): void {
+	retrySoon(entries: () => readonly PersistedSlot[]): void {
 		if (this.#permanent || !this.#error || this.#retrying || Date.now() - this.#lastRetryAt < RETRY_INTERVAL_MS) return;
 		void this.retry(entries);
 	}
 
-	async #serialize(entry: FileEntry): Promise<string> {
+	async #serialize(entry: PersistedSlot): Promise<string> {
+		if (isLazy(entry)) {
+			if (!this.#skeletons) throw new Error(`no file to copy entry ${entry.id} from`);
+			return this.#skeletons.rawLine(entry);
+		}
 		const blobs: PendingBlob[] = [];
 		const prepared = prepareForPersistence(entry, blobs);
 		for (const blob of blobs) await this.#storage.blobs.put(blob.bytes);
@@ -252,7 +274,9 @@ export class SessionPersistence {
 	 * of it (size, and the bytes at both ends, match), only the missing bytes are appended: a full
 	 * rewrite would need free space equal to the whole file on a disk that just ran out.
 	 */
-	async #recover(entries: readonly FileEntry[]): Promise<void> {
+	async #recover(entries: readonly PersistedSlot[]): Promise<void> {
+		// A big session is never held as one buffer: it is rewritten line by line instead.
+		if (entries.some(isLazy)) return this.#rewrite(entries);
 		const file = this.#file!;
 		const lines: string[] = [];
 		for (const entry of entries) lines.push(`${await this.#serialize(entry)}\n`);
@@ -275,14 +299,21 @@ export class SessionPersistence {
 		return head.equals(expected.subarray(0, headLength)) && tail.equals(expected.subarray(tailStart, size));
 	}
 
-	async #rewrite(entries: readonly FileEntry[]): Promise<void> {
+	async #rewrite(entries: readonly PersistedSlot[]): Promise<void> {
 		const file = this.#file!;
 		const dir = dirname(file);
 		this.#storage.ensureDirSync(dir);
 		const temp = tempPathFor(file);
 		const writer = this.#storage.openWriter(temp, "truncate");
+		const offsets: number[] = [];
+		let offset = 0;
 		try {
-			for (const entry of entries) writer.writeLine(await this.#serialize(entry));
+			for (const entry of entries) {
+				const line = await this.#serialize(entry);
+				offsets.push(offset);
+				offset += Buffer.byteLength(line) + 1;
+				writer.writeLine(line);
+			}
 			await writer.fsync();
 			await writer.close();
 			await this.#writer?.close();
@@ -290,6 +321,8 @@ export class SessionPersistence {
 			// The file may hold another holder's entries that memory lacks: replacing it would drop them.
 			if (this.#lockCheck && !this.#lockCheck()) throw new LockLostError();
 			await this.#storage.rename(temp, file);
+			// Before anything else runs: skeletons' offsets now point into the new file.
+			this.#skeletons?.rewritten(file, entries, offsets);
 			await this.#storage.fsyncDir(dir);
 		} catch (error) {
 			await writer.close().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync, writeFileSync } from "node:fs";
 import { access, copyFile, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
@@ -18,6 +18,13 @@ export interface StorageStat {
 	birthtimeMs: number;
 	isFile: boolean;
 	isDirectory: boolean;
+}
+
+/** A session file held open for reading bodies on demand (it keeps reading the same file if the path is replaced). */
+export interface BodyFile {
+	/** Up to `length` bytes from `position`. */
+	readSync(position: number, length: number): Buffer;
+	close(): void;
 }
 
 /** Every filesystem operation `SessionManager` uses, so sessions can live on disk or in memory. */
@@ -39,6 +46,8 @@ export interface SessionStorage {
 	writeText(path: string, text: string): Promise<void>;
 	/** Up to `length` bytes from `position` (fewer at the end of the file). */
 	readBytes(path: string, position: number, length: number): Promise<Buffer>;
+	/** Opens a file for `BodyFile.readSync` (rejects with ENOENT when missing). */
+	openBodyFile(path: string): BodyFile;
 	/** Appends bytes and fsyncs the file. */
 	appendBytes(path: string, bytes: Buffer): Promise<void>;
 	rename(from: string, to: string): Promise<void>;
@@ -157,12 +166,34 @@ export class FileSessionStorage implements SessionStorage {
 	async readBytes(path: string, position: number, length: number): Promise<Buffer> {
 		const handle = await open(path, "r");
 		try {
-			const buffer = Buffer.alloc(length);
+			// Unzeroed: only the bytes read are handed out.
+			const buffer = Buffer.allocUnsafe(length);
 			const { bytesRead } = await handle.read(buffer, 0, length, position);
 			return buffer.subarray(0, bytesRead);
 		} finally {
 			await handle.close();
 		}
+	}
+
+	openBodyFile(path: string): BodyFile {
+		let fd: number | undefined = openSync(path, "r");
+		return {
+			readSync(position, length) {
+				if (fd === undefined) throw new Error(`read after close: ${path}`);
+				const buffer = Buffer.allocUnsafe(length);
+				let filled = 0;
+				while (filled < length) {
+					const read = readSync(fd, buffer, filled, length - filled, position + filled);
+					if (read === 0) break;
+					filled += read;
+				}
+				return buffer.subarray(0, filled);
+			},
+			close() {
+				if (fd !== undefined) closeSync(fd);
+				fd = undefined;
+			},
+		};
 	}
 
 	async appendBytes(path: string, bytes: Buffer): Promise<void> {

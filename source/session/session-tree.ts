@@ -6,7 +6,7 @@ import type { SessionTreeNode, StoredEntry } from "./types.js";
  */
 export function buildTree(
 	entries: readonly StoredEntry[],
-	byId: ReadonlyMap<string, StoredEntry>,
+	byId: ReadonlyMap<string, unknown>,
 	labels: ReadonlyMap<string, string>,
 ): SessionTreeNode[] {
 	const nodes = new Map<string, SessionTreeNode>();
@@ -27,20 +27,20 @@ export function buildTree(
 }
 
 /** Parent id → children, for `getChildren`. Maintained incrementally by the session manager. */
-export class ChildIndex {
-	readonly #children = new Map<string | null, StoredEntry[]>();
+export class ChildIndex<T extends { parentId: string | null } = StoredEntry> {
+	readonly #children = new Map<string | null, T[]>();
 
-	constructor(entries: readonly StoredEntry[] = []) {
+	constructor(entries: readonly T[] = []) {
 		for (const entry of entries) this.add(entry);
 	}
 
-	add(entry: StoredEntry): void {
+	add(entry: T): void {
 		const list = this.#children.get(entry.parentId);
 		if (list) list.push(entry);
 		else this.#children.set(entry.parentId, [entry]);
 	}
 
-	get(parentId: string | null): readonly StoredEntry[] {
+	get(parentId: string | null): readonly T[] {
 		return this.#children.get(parentId) ?? [];
 	}
 }

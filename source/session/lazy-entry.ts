@@ -1,0 +1,84 @@
+import type { StoredEntry } from "./types.js";
+
+/** What an assistant message cost, kept in the skeleton so totals need no bodies. */
+export interface UsageFacts {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cost: number;
+}
+
+/** The few facts about a body the session needs without reading it. */
+export interface EntryFacts {
+	/** `message.role` of a message entry. */
+	role?: string;
+	/** "provider/model" of an assistant message (the context's default model falls back to it). */
+	model?: string;
+	usage?: UsageFacts;
+}
+
+/**
+ * An entry of a big session whose body stays on disk: its place in the tree, and where its line
+ * is in the file. `SessionEntries` materialises the body when a caller asks for the entry.
+ */
+export class LazyEntry {
+	constructor(
+		readonly type: string,
+		readonly id: string,
+		readonly parentId: string | null,
+		readonly timestamp: string,
+		/** Byte offset of the line in the file the body reader has open (moves when the file is rewritten). */
+		public offset: number,
+		/** Length of the line in bytes, newline excluded. */
+		public length: number,
+		readonly facts: EntryFacts,
+	) {}
+}
+
+/** An entry as the session holds it: in memory, or a skeleton whose body is on disk. */
+export type EntrySlot = StoredEntry | LazyEntry;
+
+/** True for a skeleton whose body is on disk. */
+export function isLazy(slot: object): slot is LazyEntry {
+	return slot instanceof LazyEntry;
+}
+
+/** Entry types that carry context state (thinking, models, rules, mode, labels): never left on disk. */
+const ALWAYS_RESIDENT = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
+
+/** Lines at most this long are kept in memory even in a big session: a skeleton would not be smaller. */
+export const RESIDENT_LINE_BYTES = 1024;
+
+/** True when an entry of a big session may leave its body on disk. */
+export function mayStayOnDisk(entry: StoredEntry, lineBytes: number): boolean {
+	return lineBytes > RESIDENT_LINE_BYTES && !ALWAYS_RESIDENT.has(entry.type);
+}
+
+function num(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** The facts of an entry (role, assistant model, usage) that its skeleton keeps. */
+export function factsOf(entry: StoredEntry): EntryFacts {
+	if (entry.type !== "message") return {};
+	const message = (entry as { message?: Record<string, unknown> }).message;
+	if (!message || typeof message.role !== "string") return {};
+	if (message.role !== "assistant") return { role: message.role };
+	const facts: EntryFacts = { role: "assistant", model: `${message.provider}/${message.model}` };
+	const usage = message.usage as Record<string, unknown> | undefined;
+	if (usage) {
+		const cost = usage.cost as Record<string, unknown> | undefined;
+		facts.usage = {
+			input: num(usage.input),
+			output: num(usage.output),
+			cacheRead: num(usage.cacheRead),
+			cost: num(cost?.total),
+		};
+	}
+	return facts;
+}
+
+/** A skeleton for an entry parsed from the line at `offset`. */
+export function skeletonOf(entry: StoredEntry, offset: number, length: number): LazyEntry {
+	return new LazyEntry(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, factsOf(entry));
+}

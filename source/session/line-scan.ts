@@ -1,0 +1,125 @@
+/**
+ * Reads a file line by line in fixed-size chunks, so no file is ever held as one string or one
+ * buffer: sessions grow to gigabytes, past V8's longest string (0x1fffffe8 characters).
+ */
+
+/** The longest line that can be decoded at all: V8's string length limit (about 512 MiB). */
+export const MAX_LINE_BYTES = 0x1fffffe8;
+
+/** Bytes read per chunk. */
+const CHUNK_BYTES = 4 << 20;
+
+/** One line of the file: its text without the newline, or null when it is too long to decode. */
+export interface ScannedLine {
+	/** 1-based line number. */
+	number: number;
+	/** Byte offset of the line's first byte (after a leading BOM on line 1). */
+	offset: number;
+	/** Length in bytes, newline excluded. */
+	length: number;
+	/** null: longer than `maxLineBytes`; the bytes were skipped, never buffered. */
+	text: string | null;
+}
+
+/** How the scan ended. */
+export interface LineScanEnd {
+	/** The file does not end with a newline: its last line may be torn. */
+	missingFinalNewline: boolean;
+	/** Bytes scanned (the file's size when the scan began, plus nothing read past it). */
+	endOffset: number;
+	/** Number of the line after the last one (1 + lines seen). */
+	nextLineNumber: number;
+}
+
+/** Where and how a scan reads. */
+export interface LineScanOptions {
+	/** Byte offset to start at (a line boundary); default 0. */
+	from?: number;
+	/** Number of the first line read; default 1. */
+	firstLineNumber?: number;
+	/** Longer lines are reported with `text: null` (default `MAX_LINE_BYTES`). */
+	maxLineBytes?: number;
+	/** Bytes per read (default 4 MiB). */
+	chunkBytes?: number;
+	/** Checked between chunks; an aborted scan rejects with the signal's reason. */
+	signal?: AbortSignal;
+	/** Called after each chunk with the bytes read so far and the total. */
+	onProgress?: (bytesRead: number, total: number) => void;
+}
+
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+export type ReadAt = (position: number, length: number) => Promise<Buffer>;
+
+const NEWLINE = 0x0a;
+
+/**
+ * Calls `onLine` for every line of the first `size` bytes, in order. Lines are decoded one at a
+ * time from the chunk that holds them; a line split across chunks is joined from its pieces.
+ */
+export async function scanLines(
+	readAt: ReadAt,
+	size: number,
+	onLine: (line: ScannedLine) => void,
+	options: LineScanOptions = {},
+): Promise<LineScanEnd> {
+	const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
+	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+	let position = options.from ?? 0;
+	let number = options.firstLineNumber ?? 1;
+	// The current line's pieces from earlier chunks; skipping = the line is too long and is dropped.
+	let pieces: Buffer[] = [];
+	let pendingBytes = 0;
+	let lineStart = position;
+	let skipping = false;
+	let bomChecked = position > 0;
+
+	const emit = (last: Buffer | undefined, end: number): void => {
+		const length = end - lineStart;
+		let text: string | null = null;
+		if (!skipping && length <= maxLine) {
+			const bytes = pieces.length === 0 ? last! : Buffer.concat(last ? [...pieces, last] : pieces);
+			text = bytes.toString("utf8");
+		}
+		onLine({ number, offset: lineStart, length, text });
+		number++;
+		pieces = [];
+		pendingBytes = 0;
+		skipping = false;
+	};
+
+	while (position < size) {
+		if (options.signal?.aborted) throw options.signal.reason;
+		const chunk = await readAt(position, Math.min(chunkBytes, size - position));
+		if (chunk.length === 0) break;
+		let start = 0;
+		if (!bomChecked) {
+			bomChecked = true;
+			if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+				start = 3;
+				lineStart = position + 3;
+			}
+		}
+		for (let at = chunk.indexOf(NEWLINE, start); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
+			emit(chunk.subarray(start, at), position + at);
+			start = at + 1;
+			lineStart = position + start;
+		}
+		if (start < chunk.length && !skipping) {
+			const rest = chunk.subarray(start);
+			pendingBytes += rest.length;
+			// A line past the limit can never be decoded: stop holding its bytes.
+			if (pendingBytes > maxLine) {
+				skipping = true;
+				pieces = [];
+			} else {
+				// Copied: the chunk buffer may be reused by the reader.
+				pieces.push(Buffer.from(rest));
+			}
+		}
+		position += chunk.length;
+		options.onProgress?.(position, size);
+	}
+	const missingFinalNewline = position > lineStart;
+	if (missingFinalNewline) emit(pieces.length === 0 ? Buffer.alloc(0) : undefined, position);
+	return { missingFinalNewline, endOffset: position, nextLineNumber: number };
+}

@@ -1,0 +1,167 @@
+import { isLazy, type LazyEntry, mayStayOnDisk, skeletonOf } from "./lazy-entry.js";
+import type { ScannedLine } from "./line-scan.js";
+import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
+import {
+	CURRENT_SESSION_VERSION,
+	type FileEntry,
+	type JsonlLineError,
+	type SessionHeader,
+	type StoredEntry,
+} from "./types.js";
+
+/** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
+export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
+
+/** What reading a session found. `E` is what entries are held as: parsed, or skeletons too. */
+export type SessionRead<E> =
+	| { kind: "empty" }
+	| { kind: "invalid"; reason: string }
+	| {
+			kind: "ok";
+			header: SessionHeader;
+			/** Entries in file order (header excluded). */
+			entries: E[];
+			/** Lines that were skipped: unparseable, too long, not objects, without a type or id, or duplicate ids. */
+			skipped: JsonlLineError[];
+			/** The file does not end with a newline: the next append must start a new line first. */
+			missingFinalNewline: boolean;
+			/** What the header's version says, read with the entries (a damaged one keeps the tree). */
+			version: VersionCheck;
+	  };
+
+/** The words for a line longer than anything that can be decoded. */
+export function tooLongLine(bytes: number): string {
+	return `line is ${bytes.toLocaleString("en-US")} bytes, too long to read; left in the file untouched`;
+}
+
+function describeError(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Turns a session's lines into its header and entries with the loader's rules: the first non-blank
+ * line must be a header; unreadable lines are skipped and reported; entries of v2+ files need a
+ * unique string id (v1 entries get theirs from the migration). With `lazy`, a v3 file's big
+ * entries are kept as skeletons (`LazyEntry`) whose bodies stay on disk.
+ */
+export class SessionLineParser {
+	readonly #lazy: boolean;
+	#header: SessionHeader | undefined;
+	#invalid: string | undefined;
+	readonly #entries: (StoredEntry | LazyEntry)[] = [];
+	/** Line number of each entry, for the id checks a header without a version defers. */
+	readonly #lines: number[] = [];
+	readonly #skipped: JsonlLineError[] = [];
+	#idsChecked = true;
+	#someId = false;
+	readonly #seen = new Set<string>();
+
+	constructor(options: { lazy?: boolean } = {}) {
+		this.#lazy = options.lazy === true;
+	}
+
+	/** False once the file is known not to be a session (the scan can stop). */
+	push(line: ScannedLine): boolean {
+		if (this.#invalid) return false;
+		if (line.text !== null && line.text.trim().length === 0) return true;
+		if (!this.#header) return this.#pushHeader(line);
+		if (line.text === null) {
+			this.#skipped.push({ line: line.number, message: tooLongLine(line.length) });
+			return true;
+		}
+		let value: unknown;
+		try {
+			value = JSON.parse(line.text);
+		} catch (error) {
+			this.#skipped.push({ line: line.number, message: describeError(error) });
+			return true;
+		}
+		if (value === null || typeof value !== "object" || Array.isArray(value)) {
+			this.#skipped.push({ line: line.number, message: "not a JSON object" });
+			return true;
+		}
+		this.#pushEntry(value as StoredEntry & { id?: unknown }, line);
+		return true;
+	}
+
+	#pushHeader(line: ScannedLine): boolean {
+		let value: unknown;
+		try {
+			value = line.text === null ? undefined : JSON.parse(line.text);
+		} catch {
+			value = undefined;
+		}
+		if (value === undefined) this.#invalid = "first line is not valid JSON";
+		else if (!isSessionHeader(value)) this.#invalid = "first line is not a session header";
+		else {
+			this.#header = value;
+			// A header without a numeric version is v1 unless some entry carries an id: decided at the end.
+			this.#idsChecked = typeof value.version === "number";
+		}
+		return this.#invalid === undefined;
+	}
+
+	#pushEntry(entry: StoredEntry & { id?: unknown }, line: ScannedLine): void {
+		if (typeof entry.type !== "string") {
+			this.#skipped.push({ line: line.number, message: "entry has no type" });
+			return;
+		}
+		const message = (entry as { message?: unknown }).message;
+		if (entry.type === "message" && (message === null || message === undefined)) {
+			this.#skipped.push({ line: line.number, message: MESSAGE_WITHOUT_MESSAGE });
+			return;
+		}
+		if (typeof entry.id === "string") this.#someId = true;
+		if (!this.#idsChecked) {
+			this.#entries.push(entry);
+			this.#lines.push(line.number);
+			return;
+		}
+		const version = this.#header!.version;
+		if (typeof version === "number" && version < 2) {
+			this.#entries.push(entry);
+			return;
+		}
+		if (!this.#acceptId(entry, line.number)) return;
+		const onDisk = this.#lazy && version === CURRENT_SESSION_VERSION && mayStayOnDisk(entry, line.length);
+		this.#entries.push(onDisk ? skeletonOf(entry, line.offset, line.length) : entry);
+	}
+
+	#acceptId(entry: { id?: unknown }, line: number): boolean {
+		if (typeof entry.id !== "string") {
+			this.#skipped.push({ line, message: "entry has no id" });
+			return false;
+		}
+		if (this.#seen.has(entry.id)) {
+			this.#skipped.push({ line, message: `duplicate entry id ${entry.id}` });
+			return false;
+		}
+		this.#seen.add(entry.id);
+		return true;
+	}
+
+	/** The result once every line was pushed. */
+	finish(missingFinalNewline: boolean): SessionRead<StoredEntry | LazyEntry> {
+		if (this.#invalid) return { kind: "invalid", reason: this.#invalid };
+		const header = this.#header;
+		if (!header) return { kind: "empty" };
+		const version = checkHeaderVersion(header, this.#someId);
+		let entries = this.#entries;
+		if (!this.#idsChecked && version.kind !== "legacy") {
+			// A damaged version over a tree: the same id rules as any v2+ file.
+			entries = this.#entries.filter((entry, i) => this.#acceptId(entry as { id?: unknown }, this.#lines[i]!));
+		}
+		const skipped = this.#skipped.sort((a, b) => a.line - b.line);
+		return { kind: "ok", header, entries, skipped, missingFinalNewline, version };
+	}
+}
+
+/** Header first, then entries: the shape the spec's loader returns. */
+export function fileEntriesOf(header: SessionHeader, entries: readonly StoredEntry[]): FileEntry[] {
+	return [header, ...entries];
+}
+
+/** True when a read holds no skeletons (it was not read lazily, or nothing was big). */
+export function allResident(entries: readonly (StoredEntry | LazyEntry)[]): entries is StoredEntry[] {
+	return !entries.some(isLazy);
+}

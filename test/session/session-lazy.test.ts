@@ -1,0 +1,144 @@
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+/** A session with branches, a compaction, a label, a model change and an image, written to disk. */
+type Ids = Record<"u1" | "a1" | "t1" | "u2" | "a2" | "side" | "compaction" | "u3" | "a3", string>;
+
+async function writeSession(): Promise<{ file: string; ids: Ids }> {
+	const session = await SessionManager.create("/work/project");
+	const ids = {} as Ids;
+	ids.u1 = session.appendMessage(userMessage("first question"));
+	ids.a1 = session.appendMessage(assistantMessage("first answer ".repeat(200)));
+	ids.t1 = session.appendMessage(toolResultMessage("tool output ".repeat(300), [imageBlock(3000)]));
+	session.appendModelChange("openai/gpt-4o");
+	ids.u2 = session.appendMessage(userMessage("second question ".repeat(100)));
+	ids.a2 = session.appendMessage(assistantMessage("second answer ".repeat(200), "gpt-4o", "openai"));
+	session.appendLabelChange(ids.u1, "start");
+	// An abandoned branch from the first answer.
+	session.branch(ids.a1);
+	ids.side = session.appendMessage(userMessage("a side branch ".repeat(100)));
+	session.branch(ids.a2);
+	ids.compaction = session.appendCompaction("summary of it all ".repeat(100), "short", ids.u2, 5000);
+	ids.u3 = session.appendMessage(userMessage("after compaction ".repeat(100)));
+	ids.a3 = session.appendMessage(assistantMessage("last answer ".repeat(200)));
+	const file = session.getSessionFile()!;
+	await session.close();
+	return { file, ids };
+}
+
+describe("a big session opened with its bodies on disk", () => {
+	useTempAgentDir();
+	const opened: SessionManager[] = [];
+	const open = async (file: string, lazyAboveBytes: number): Promise<SessionManager> => {
+		const session = await SessionManager.open(file, { lazyAboveBytes });
+		opened.push(session);
+		return session;
+	};
+	afterEach(async () => {
+		for (const session of opened.splice(0)) await session.close().catch(() => undefined);
+	});
+
+	it("answers every call of the spec's API as a session held in memory does", async () => {
+		const { file, ids } = await writeSession();
+		const full = await open(file, Number.POSITIVE_INFINITY);
+		const lazy = await open(file, 0);
+		expect(full.getLoadReport().entriesOnDisk).toBeUndefined();
+		expect(lazy.getLoadReport().entriesOnDisk).toBeGreaterThan(0);
+		expect(lazy.getEntries()).toEqual(full.getEntries());
+		expect(lazy.getTree()).toEqual(full.getTree());
+		expect(lazy.getBranch()).toEqual(full.getBranch());
+		expect(lazy.getBranch(ids.side)).toEqual(full.getBranch(ids.side));
+		expect(lazy.getChildren(ids.a1)).toEqual(full.getChildren(ids.a1));
+		expect(lazy.getEntry(ids.t1)).toEqual(full.getEntry(ids.t1));
+		expect(lazy.buildSessionContext()).toEqual(full.buildSessionContext());
+		expect(lazy.buildContextItems()).toEqual(full.buildContextItems());
+		expect(lazy.getLabel(ids.u1)).toBe("start");
+		expect(lazy.getUsageTotals()).toEqual(full.getUsageTotals());
+		// The image came back from the blob store.
+		const image = (lazy.getEntry(ids.t1) as { message: { content: { type: string; data?: string }[] } }).message
+			.content[1]!;
+		expect(image.data).toBe(imageBlock(3000).data);
+		// Moving the leaf to the side branch reads its context from disk.
+		lazy.branch(ids.side);
+		full.branch(ids.side);
+		expect(lazy.buildSessionContext()).toEqual(full.buildSessionContext());
+	});
+
+	it("appends, and the append is there when the file is opened again", async () => {
+		const { file } = await writeSession();
+		const lazy = await open(file, 0);
+		const id = lazy.appendMessage(userMessage("appended to a big session"));
+		await lazy.close();
+		const again = await open(file, 0);
+		expect(again.getEntry(id)).toMatchObject({ message: { content: [{ text: "appended to a big session" }] } });
+		expect(again.getEntries()).toEqual((await open(file, Number.POSITIVE_INFINITY)).getEntries());
+	});
+
+	it("a rename rewrites the file, copying the bodies left on disk byte for byte, and still reads them", async () => {
+		const { file, ids } = await writeSession();
+		const before = readFileSync(file, "utf8").split("\n").slice(1);
+		const lazy = await open(file, 0);
+		await lazy.setSessionName("renamed big session");
+		expect(readFileSync(file, "utf8").split("\n").slice(1)).toEqual(before);
+		expect(lazy.getEntry(ids.side)).toMatchObject({ id: ids.side });
+		expect(lazy.getEntries()).toEqual((await open(file, Number.POSITIVE_INFINITY)).getEntries());
+	});
+
+	it("a fork reads its bodies from the new file (the old one may be gone)", async () => {
+		const { file, ids } = await writeSession();
+		const reference = (await open(file, Number.POSITIVE_INFINITY)).getEntries();
+		const lazy = await open(file, 0);
+		const fork = await lazy.fork();
+		expect(fork?.previousSessionFile).toBe(file);
+		rmSync(file);
+		expect(lazy.getEntry(ids.side)).toEqual(reference.find((e) => e.id === ids.side));
+		expect(lazy.getEntries()).toEqual(reference);
+	});
+
+	it("forkFrom copies a big session into a new file", async () => {
+		const { file } = await writeSession();
+		const reference = (await open(file, Number.POSITIVE_INFINITY)).getEntries();
+		const copy = await SessionManager.forkFrom(file, "/work/other", { lazyAboveBytes: 0 });
+		opened.push(copy);
+		expect(copy.getEntries()).toEqual(reference);
+		expect(copy.getHeader().parentSession).toBe(file);
+		const reopened = await open(copy.getSessionFile()!, Number.POSITIVE_INFINITY);
+		expect(reopened.getEntries()).toEqual(reference);
+	});
+
+	it("reads bodies after another writer appended to the file", async () => {
+		const { file, ids } = await writeSession();
+		const lazy = await open(file, 0);
+		appendFileSync(
+			file,
+			`${JSON.stringify({ type: "custom", id: "zzzz0001", parentId: ids.a3, timestamp: new Date().toISOString(), customType: "x" })}\n`,
+		);
+		expect(lazy.getEntry(ids.side)).toMatchObject({ id: ids.side, type: "message" });
+	});
+
+	it("says the file changed when its bytes moved behind xcsh, instead of showing another entry", async () => {
+		const { file, ids } = await writeSession();
+		const lazy = await open(file, 0);
+		const text = readFileSync(file, "utf8");
+		// Same inode, content shifted by one byte: every offset now points into the wrong line.
+		writeFileSync(file, ` ${text}`);
+		expect(() => lazy.getEntry(ids.side)).toThrow(
+			/^The session file changed on disk \(entry \w+ is not where it was\): reopen /,
+		);
+	});
+
+	it("keeps a torn last line out, and terminates it before the next append", async () => {
+		const { file } = await writeSession();
+		appendFileSync(file, '{"type":"message","id":"torn');
+		const lazy = await open(file, 0);
+		expect(lazy.getLoadReport().tornTail).toBe(true);
+		const id = lazy.appendMessage(userMessage("after a torn tail"));
+		await lazy.close();
+		const again = await open(file, 0);
+		expect(again.getEntry(id)).toBeDefined();
+		expect(again.getLoadReport().skippedLines).toHaveLength(1);
+	});
+});
