@@ -18,6 +18,14 @@ type NewEntry<T extends SessionEntry = SessionEntry> = T extends SessionEntry
 	? Omit<T, "id" | "parentId" | "timestamp">
 	: never;
 
+/** Where an entry sits in the tree, readable without its body. */
+export interface EntryShape {
+	readonly type: string;
+	readonly id: string;
+	readonly parentId: string | null;
+	readonly timestamp: string;
+}
+
 /** Options for `appendSessionInit`. */
 export interface SessionInitOptions {
 	systemPrompt: string;
@@ -254,6 +262,19 @@ export abstract class SessionEntries {
 	/** All entries (header excluded) in insertion order (a big session's bodies are all read: prefer narrower calls). */
 	getEntries(): StoredEntry[] {
 		return this.#entries.map((slot) => this.#body(slot));
+	}
+
+	/**
+	 * Every entry in insertion order, one at a time: a big session's bodies are read as the loop
+	 * reaches them and can be dropped after, so memory stays that of one entry.
+	 */
+	*iterateEntries(): Generator<StoredEntry> {
+		for (const slot of this.#entries) yield this.#body(slot);
+	}
+
+	/** The tree's shape without bodies: id, parent, type and time of every entry, in insertion order. */
+	getSkeleton(): readonly EntryShape[] {
+		return this.#entries;
 	}
 
 	/** One entry by id. */
