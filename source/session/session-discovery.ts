@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { type UserLike, userMessageText } from "./messages.js";
+import { scanLines } from "./line-scan.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
 import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
@@ -115,41 +116,47 @@ export async function findMostRecentSession(
 	return recent?.path;
 }
 
-const MESSAGE_LINE_START = '\n{"type":"message"';
 const LIST_CONCURRENCY = 16;
 
-/** Lines of a text from `start` on, lazily (a session can be hundreds of MB: never split it whole). */
-function* linesFrom(text: string, from: number): Generator<string> {
-	let start = from;
-	while (start > 0 && start < text.length) {
-		const end = text.indexOf("\n", start);
-		yield text.slice(start, end < 0 ? text.length : end);
-		start = end + 1;
-	}
-}
-
-function countMessageLines(text: string): number {
-	let count = 0;
-	for (let at = text.indexOf(MESSAGE_LINE_START); at >= 0; at = text.indexOf(MESSAGE_LINE_START, at + 1)) count++;
-	return count;
-}
-
-/** Full metadata of one session file (reads the whole file; message lines are counted, not parsed). */
+/**
+ * Full metadata of one session file, read line by line (a session can be gigabytes): message lines
+ * are counted by their start, not parsed; the first user message is parsed.
+ */
 async function readSessionInfo(
 	path: string,
 	storage: SessionStorage,
 	stat: StorageStat | undefined = storage.statSync(path),
 ): Promise<SessionInfo | undefined> {
 	if (!stat?.isFile) return undefined;
-	let text: string;
+	let header: SessionHeader | undefined;
+	let refused = false;
+	let messageCount = 0;
+	let firstMessage: string | undefined;
 	try {
-		text = await storage.readText(path);
+		await scanLines(
+			(position, length) => (refused ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length)),
+			stat.size,
+			({ text }) => {
+				if (refused || text === null) return;
+				if (!header) {
+					if (text.trim().length === 0) return;
+					const parsed = parseHeaderOf(text);
+					if (parsed) header = parsed.header;
+					else refused = true;
+					return;
+				}
+				if (!isMessageLine(text)) return;
+				messageCount++;
+				if (firstMessage === undefined) {
+					const found = firstUserMessage([text]);
+					if (found !== "") firstMessage = found;
+				}
+			},
+		);
 	} catch {
 		return undefined;
 	}
-	const parsed = parseHeaderOf(text);
-	if (!parsed) return undefined;
-	const { header } = parsed;
+	if (!header || refused) return undefined;
 	const info: SessionInfo = {
 		id: header.id,
 		path,
@@ -157,8 +164,8 @@ async function readSessionInfo(
 		created: createdOf(header, stat.birthtimeMs || stat.mtimeMs),
 		modified: new Date(stat.mtimeMs),
 		size: stat.size,
-		messageCount: countMessageLines(text),
-		firstMessage: firstUserMessage(linesFrom(text, parsed.location.next)),
+		messageCount,
+		firstMessage: firstMessage ?? "",
 	};
 	if (typeof header.title === "string") info.title = header.title;
 	if (typeof header.parentSession === "string") info.parentSession = header.parentSession;
