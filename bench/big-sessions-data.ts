@@ -1,8 +1,9 @@
 /**
  * The data of bench/big-sessions.ts, generated once and kept under /tmp/xcsh-big-sessions/ (BENCH_BIG_ROOT):
  * big sessions by size (100 MB … 5 GB), a 10k-entry session, and the 10,000-session picker corpus of
- * bench/index-scale-data.ts. A session's directory is named by generator version, size and seed, and
- * holds `manifest.json` once the file is complete: an interrupted generation is never reused.
+ * bench/index-scale-data.ts. A session's directory is named by generator version, size, entry cap, seed
+ * and tool-result cap, and holds `manifest.json` once the file is complete: an interrupted generation is
+ * never reused.
  */
 import {
 	copyFileSync,
@@ -97,7 +98,8 @@ export function ensureSession(
 	{ seed = 1, entries = Number.POSITIVE_INFINITY, maxToolResultChars = MAX_TOOL_RESULT_CHARS } = {},
 ): BigSession {
 	ensureTemplate();
-	const dir = join(ROOT, `g${GENERATOR_VERSION}-${size.label}-seed${seed}`);
+	const cap = Number.isFinite(entries) ? `-n${entries}` : "";
+	const dir = join(ROOT, `g${GENERATOR_VERSION}-${size.label}${cap}-seed${seed}-tool${maxToolResultChars}`);
 	const cached = readManifest(dir);
 	if (cached) {
 		log(
@@ -154,7 +156,8 @@ export function ensureSession(
 /** The 10k-entry (~30 MB) session of the "small sessions" target: tool results up to 20 KB, as in bench/session-store.ts. */
 export function ensureSmallSession(log: (line: string) => void): BigSession {
 	const size = { label: "10k-entries", bytes: Number.POSITIVE_INFINITY };
-	return ensureSession(size, log, { seed: 2, entries: 10_000, maxToolResultChars: 20_000 });
+	// 9,999 generated entries and the last answer: 10,000.
+	return ensureSession(size, log, { seed: 2, entries: 9_999, maxToolResultChars: 20_000 });
 }
 
 /** The picker corpus (bench/index-scale-data.ts), under ROOT unless BENCH_PICKER_ROOT names another. */

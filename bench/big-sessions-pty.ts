@@ -15,6 +15,7 @@ const BIN = resolve(import.meta.dirname, "../bin/xcsh.js");
 const COLS = 120;
 const ROWS = 40;
 const TREE_KEYS = 10;
+const BLANK = "(blank screen)";
 
 /** A CLI started in a pty and shown ready. */
 export interface Opened {
@@ -85,7 +86,7 @@ export function reasonOf(screen: string): string {
 		.split("\n")
 		.map((line) => line.trim())
 		.filter((line) => line !== "");
-	return lines.find((line) => /error|cannot|fail|xcsh:/i.test(line)) ?? lines.at(-1) ?? "(blank screen)";
+	return lines.find((line) => /error|cannot|fail|xcsh:/i.test(line)) ?? lines.at(-1) ?? BLANK;
 }
 
 /** Spawns the CLI and waits for `ready`; throws with the screen's reason when it exits or times out first. */
@@ -102,7 +103,8 @@ export async function spawnUntil(
 	try {
 		pid = await findChildPid();
 		const exited = term.exited().then((code) => {
-			throw new Error(`exited (${code}): ${reasonOf(term.screen())}`);
+			const reason = reasonOf(term.screen());
+			throw new Error(reason === BLANK ? `exited with ${code} before drawing anything` : reason);
 		});
 		const shown = term.waitFor(ready, timeoutMs).catch(() => {
 			throw new Error(`no ready frame in ${Math.round(timeoutMs / 1000)} s: ${reasonOf(term.screen())}`);

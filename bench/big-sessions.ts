@@ -355,9 +355,10 @@ async function main(): Promise<void> {
 	printTable(rows, say);
 	say();
 	say(`Medians of ${RUNS} fresh processes (min–max in brackets). Times from spawn; the floor is a plain node process`);
-	say("streaming the file in 1 MiB chunks and JSON.parsing every line, timed spawn → exit. Peak RSS: VmHWM of the pty");
-	say("process once idle after the frame; maxRSS of the process for the floor, pi and --export; small: RSS Δ over the");
-	say("worker's own baseline (bench/session-store-worker.ts). MiB = 2^20 bytes.");
+	say("streaming the file in 1 MiB chunks and JSON.parsing every line, timed spawn → exit; pi: its open, in process.");
+	say("Peak RSS: VmHWM of the pty process once idle after the frame; maxRSS of the process for the floor, pi and");
+	say("--export. Small: in-process open time and RSS Δ over the worker's own baseline (bench/session-store-worker.ts,");
+	say("whose floor is readFile + split + JSON.parse). MiB = 2^20 bytes.");
 	for (const note of notes) say(`Note: ${note}`);
 }
 
