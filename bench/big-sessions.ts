@@ -137,11 +137,13 @@ async function resumeRuns(session: BigSession, results: SizeResults, withTree: b
 			if (!failed(results.first)) results.first.push(await attempt(() => openOnce(session, run)));
 			if (failed(results.warm)) continue;
 			const tree = async (opened: Awaited<ReturnType<typeof resumeToLastAnswer>>) => {
-				if (withTree) results.tree.push(await attempt(() => measureTree(opened, TIMEOUT_MS)));
+				if (withTree && !failed(results.tree)) results.tree.push(await attempt(() => measureTree(opened, TIMEOUT_MS)));
 			};
 			const warm = await attempt(() => openOnce(session, run, tree));
 			results.warm.push(warm);
-			if (warm instanceof Error && withTree) results.tree.push(new Error(`resume: ${firstLine(warm)}`));
+			if (warm instanceof Error && withTree && !failed(results.tree)) {
+				results.tree.push(new Error(`resume: ${firstLine(warm)}`));
+			}
 			const [f, w] = [results.first.at(-1), warm];
 			const show = (o: OpenFigures | Error | undefined) =>
 				o instanceof Error
