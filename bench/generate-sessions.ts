@@ -22,6 +22,12 @@ export interface GenerateOptions {
 	sessionId?: string;
 	/** Epoch ms of the header timestamp. */
 	startMs?: number;
+	/** Stops once about this many bytes are written (whichever of this and `entries` comes first). */
+	targetBytes?: number;
+	/** The text of one more assistant message written last, on the active path (a marker to wait for). */
+	lastAnswer?: string;
+	/** Called after each chunk (~4 MB) reaches the disk. */
+	onProgress?: (bytes: number, entries: number) => void;
 }
 
 /** What was written; `pathDepth` is the number of entries on the path root → leaf. */
@@ -180,7 +186,9 @@ export class MessageFactory {
 		const [r, max, roll] = [this.r, this.maxToolResultChars, this.r.next()];
 		const length = roll < 0.5 ? r.int(50, 1500) : roll < 0.85 ? r.int(1500, 8000) : r.int(8000, max);
 		const source = call.name === "grep" || call.name === "ls" ? getCorpus().prose : getCorpus().code;
-		const content: (TextContent | ImageContent)[] = [{ type: "text", text: slice(r, source, Math.min(length, max)) }];
+		// Results longer than the corpus (tool results up to 200 KB) are capped at its size.
+		const chars = Math.min(length, max, source.length - 2);
+		const content: (TextContent | ImageContent)[] = [{ type: "text", text: slice(r, source, chars) }];
 		if (r.chance(0.02)) content.push(this.smallImage());
 		if (extra) content.push(extra);
 		const [toolCallId, toolName, isError, timestamp] = [call.id, call.name, r.chance(0.05), this.tick()];
@@ -202,7 +210,7 @@ export function generateMessages(count: number, seed = 7, maxToolResultChars = 2
 }
 
 /** Writes (once) a few PNG-like blobs to `<agentDir>/blobs/<sha256>` and returns their image blocks. */
-function blobImages(agentDir: string): ImageContent[] {
+export function blobImages(agentDir: string): ImageContent[] {
 	const r = new Random(0xb10b);
 	const dir = join(agentDir, "blobs");
 	mkdirSync(dir, { recursive: true });
@@ -233,6 +241,7 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 		bytes += writeSync(fd, `${chunk.join("\n")}\n`);
 		chunk = [];
 		chunkChars = 0;
+		options.onProgress?.(bytes, written);
 	};
 	const ids = new Set<string>();
 	const path_: string[] = [];
@@ -251,9 +260,13 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 		written++;
 		return id;
 	};
-	const full = (): boolean => written >= options.entries;
+	const targetBytes = options.targetBytes ?? Number.POSITIVE_INFINITY;
+	const full = (): boolean => written >= options.entries || bytes + chunkChars >= targetBytes;
 	const blobs = options.blobRefs === false ? [] : blobImages(options.agentDir);
-	const blobEvery = blobs.length > 0 ? Math.max(50, Math.floor(options.entries / (2 + options.entries / 10_000))) : 0;
+	// With only a byte target, the entry count is estimated (3.1 KB per entry is the mean at the default mix).
+	const planned = Number.isFinite(options.entries) ? options.entries : Math.ceil(targetBytes / 3_100);
+	if (!Number.isFinite(planned)) throw new Error("writeSessionFile needs a finite entries or targetBytes");
+	const blobEvery = blobs.length > 0 ? Math.max(50, Math.floor(planned / (2 + planned / 10_000))) : 0;
 	let nextBlobAt = blobEvery;
 	let blobRefs = 0;
 	const maybeBlob = (): ImageContent | undefined => {
@@ -289,6 +302,11 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 				emit({ type: "message", message: f.toolResult(block, maybeBlob()) });
 			}
 		}
+	}
+	if (options.lastAnswer !== undefined) {
+		const answer = f.assistant(0);
+		answer.content = [{ type: "text", text: options.lastAnswer }];
+		emit({ type: "message", message: answer });
 	}
 	flush();
 	closeSync(fd);
