@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
-import { type UserLike, userMessageText } from "./messages.js";
 import { scanLines } from "./line-scan.js";
+import { type UserLike, userMessageText } from "./messages.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
 import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
