@@ -3,13 +3,10 @@ import { listAllSessions, listProjectSessions } from "../index/session-listing.j
 import { clip } from "../render/clip.js";
 import { formatRelativeTime } from "../render/relative-time.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
-import { migrateSessionEntries } from "../session/migrations.js";
-import { buildSessionContext } from "../session/session-context.js";
-import { describeMalformedVersion } from "../session/session-header.js";
-import { readSessionFile } from "../session/session-loader.js";
 import { getDefaultSessionDir } from "../session/session-paths.js";
+import { messageRoleOf, SessionSnapshot } from "../session/session-snapshot.js";
 import { FileSessionStorage } from "../session/session-storage.js";
-import type { FileEntry, SessionHeader, SessionInfo } from "../session/types.js";
+import type { SessionInfo } from "../session/types.js";
 import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
 import { refreshIndexWithProgress } from "./index-progress.js";
@@ -107,7 +104,7 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 	}
 	const path = await resolveTarget(value, flags, io);
 	if (!path) return 1;
-	const read = await readSessionFile(path, new FileSessionStorage());
+	const read = await SessionSnapshot.read(path, new FileSessionStorage());
 	if (read.kind === "missing") {
 		io.stderr(`File not found: ${safeLine(path)}\n`);
 		return 1;
@@ -116,13 +113,21 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		io.stderr(`Not a session file: ${safeLine(path)}\n`);
 		return 1;
 	}
-	const version = read.version.kind === "declared" ? read.version.version : read.version.kind === "legacy" ? 1 : null;
-	const headerProblem = read.version.kind === "malformed" ? describeMalformedVersion(read.version.value) : undefined;
-	migrateSessionEntries(read.entries);
-	const [header, ...entries] = read.entries as [SessionHeader, ...FileEntry[]];
-	const stored = entries as Parameters<typeof buildSessionContext>[0];
-	const context = buildSessionContext(stored);
-	const messages = stored.filter((e) => e.type === "message") as { message: { role: string } }[];
+	const { snapshot } = read;
+	try {
+		return printInfo(path, snapshot, flags, io);
+	} finally {
+		snapshot.close();
+	}
+}
+
+function printInfo(path: string, snapshot: SessionSnapshot, flags: SessionsFlags, io: CliIo): number {
+	const { header, report } = snapshot;
+	const headerProblem = report.headerProblem;
+	const version = headerProblem !== undefined ? null : (report.migratedFrom ?? header.version ?? 1);
+	const entries = snapshot.getSkeleton();
+	const context = snapshot.describeContext();
+	const roles = entries.map(messageRoleOf).filter((role): role is string => role !== undefined);
 	const summary = {
 		path,
 		id: header.id,
@@ -131,10 +136,10 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		version,
 		...(headerProblem ? { headerProblem } : {}),
 		entries: countBy(entries, (e) => e.type),
-		messages: countBy(messages, (e) => e.message.role),
-		skippedLines: read.skipped,
-		tornTail: read.missingFinalNewline,
-		context: { messages: context.messages.length, models: context.models, thinkingLevel: context.thinkingLevel },
+		messages: countBy(roles, (role) => role),
+		skippedLines: report.skippedLines,
+		tornTail: report.tornTail,
+		context,
 	};
 	if (flags.json) {
 		io.stdout(`${safeJson(summary)}\n`);
@@ -148,15 +153,15 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 		["Format", describeFormat(version, headerProblem)],
 		["Entries", `${entries.length} (${describeCounts(summary.entries)})`],
 		["Messages", describeCounts(summary.messages)],
-		["Context", `${context.messages.length} messages at the leaf, thinking ${context.thinkingLevel}`],
+		["Context", `${context.messages} messages at the leaf, thinking ${context.thinkingLevel}`],
 		["Model", context.models.default ?? "(none recorded)"],
 		[
 			"Skipped lines",
-			read.skipped.length === 0
+			report.skippedLines.length === 0
 				? "none"
-				: `${read.skipped.length} (lines ${read.skipped.map((s) => s.line).join(", ")})`,
+				: `${report.skippedLines.length} (lines ${report.skippedLines.map((s) => s.line).join(", ")})`,
 		],
-		["Torn tail", read.missingFinalNewline ? "yes (repaired on the next append)" : "no"],
+		["Torn tail", report.tornTail ? "yes (repaired on the next append)" : "no"],
 	];
 	// One session: paths and the title may be long, so a generous cap and no fitting to the terminal.
 	io.stdout(`${formatTable(lines, { maxCell: INFO_MAX_CELL })}\n`);

@@ -18,10 +18,14 @@ export interface EntryFacts {
 }
 
 /**
- * An entry of a big session whose body stays on disk: its place in the tree, and where its line
- * is in the file. `SessionEntries` materialises the body when a caller asks for the entry.
+ * An entry of a big session read from its file: its place in the tree, where its line is, and its
+ * body when that is kept in memory (`pinned`: small entries, context state, the active context).
+ * Otherwise `SessionEntries` reads the body when a caller asks for the entry.
  */
 export class LazyEntry {
+	/** The body, when kept in memory. */
+	pinned: StoredEntry | undefined;
+
 	constructor(
 		readonly type: string,
 		readonly id: string,
@@ -38,7 +42,7 @@ export class LazyEntry {
 /** An entry as the session holds it: in memory, or a skeleton whose body is on disk. */
 export type EntrySlot = StoredEntry | LazyEntry;
 
-/** True for a skeleton whose body is on disk. */
+/** True for a skeleton (its body pinned or on disk) rather than an entry held only in memory. */
 export function isLazy(slot: object): slot is LazyEntry {
 	return slot instanceof LazyEntry;
 }
@@ -49,7 +53,7 @@ const ALWAYS_RESIDENT = new Set(["label", "model_change", "thinking_level_change
 /** Lines at most this long are kept in memory even in a big session: a skeleton would not be smaller. */
 export const RESIDENT_LINE_BYTES = 1024;
 
-/** True when an entry of a big session may leave its body on disk. */
+/** True when an entry of a big session may leave its body on disk (otherwise it is pinned at load). */
 export function mayStayOnDisk(entry: StoredEntry, lineBytes: number): boolean {
 	return lineBytes > RESIDENT_LINE_BYTES && !ALWAYS_RESIDENT.has(entry.type);
 }
@@ -78,7 +82,22 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 	return facts;
 }
 
-/** A skeleton for an entry parsed from the line at `offset`. */
-export function skeletonOf(entry: StoredEntry, offset: number, length: number): LazyEntry {
-	return new LazyEntry(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, factsOf(entry));
+/** A skeleton for an entry parsed from the line at `offset`, its body pinned when `pin`. */
+export function skeletonOf(entry: StoredEntry, offset: number, length: number, pin: boolean): LazyEntry {
+	const skeleton = new LazyEntry(
+		entry.type,
+		entry.id,
+		entry.parentId ?? null,
+		entry.timestamp,
+		offset,
+		length,
+		factsOf(entry),
+	);
+	if (pin) skeleton.pinned = entry;
+	return skeleton;
+}
+
+/** The entry of a slot if it is in memory. */
+export function residentEntry(slot: EntrySlot): StoredEntry | undefined {
+	return isLazy(slot) ? slot.pinned : slot;
 }

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import { type EntrySlot, isLazy } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./messages.js";
 import {
 	type CompactionEntry,
@@ -95,24 +95,42 @@ export function latestCompactionIndex(path: readonly EntrySlot[]): number {
 	return -1;
 }
 
+/**
+ * Which part of a path is in the model's context: the latest compaction (index, -1 for none), and
+ * the index the messages start at (the compaction's first kept entry, or the compaction, or 0).
+ */
+export function contextRange(
+	path: readonly EntrySlot[],
+	body: BodyOf = resident,
+): { compaction: number; from: number } {
+	const compaction = latestCompactionIndex(path);
+	if (compaction < 0) return { compaction, from: 0 };
+	const firstKept = (body(path[compaction]!) as CompactionEntry).firstKeptEntryId;
+	const kept = path.findIndex((slot, i) => i < compaction && slot.id === firstKept);
+	return { compaction, from: kept >= 0 ? kept : compaction };
+}
+
+const MESSAGE_TYPES = new Set(["message", "custom_message", "branch_summary"]);
+
+/** How many messages `buildSessionContext` sends for a path, counted without reading bodies. */
+export function countContextMessages(path: readonly EntrySlot[], body: BodyOf = resident): number {
+	const { compaction, from } = contextRange(path, body);
+	let count = compaction >= 0 ? 1 : 0;
+	for (let i = from; i < path.length; i++) if (i !== compaction && MESSAGE_TYPES.has(path[i]!.type)) count++;
+	return count;
+}
+
 /** The context items of a path root → leaf (see `ContextItems`); only their entries' bodies are read. */
 export function contextItemsOfPath(path: readonly EntrySlot[], body: BodyOf = resident): ContextItems {
-	const compactionIndex = latestCompactionIndex(path);
+	const { compaction, from } = contextRange(path, body);
 	const items: ContextItem[] = [];
-	const push = (slot: EntrySlot): void => {
-		const entry = body(slot);
+	for (let i = from; i < path.length; i++) {
+		if (i === compaction) continue;
+		const entry = body(path[i]!);
 		const message = messageOfEntry(entry);
 		if (message) items.push({ entryId: entry.id, message });
-	};
-	if (compactionIndex < 0) {
-		for (const entry of path) push(entry);
-		return { items };
 	}
-	const compaction = body(path[compactionIndex]!) as CompactionEntry;
-	const firstKept = path.findIndex((slot, i) => i < compactionIndex && slot.id === compaction.firstKeptEntryId);
-	if (firstKept >= 0) for (let i = firstKept; i < compactionIndex; i++) push(path[i]!);
-	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i]!);
-	return { compaction, items };
+	return compaction >= 0 ? { compaction: body(path[compaction]!) as CompactionEntry, items } : { items };
 }
 
 function resolveLeaf(
@@ -165,14 +183,28 @@ export function buildSessionContext(
  * entries kept in memory (and an assistant skeleton's model), the messages from the bodies in context.
  */
 export function sessionContextOfPath(path: readonly EntrySlot[], body: BodyOf = resident): SessionContext {
+	const context = contextStateOfPath(path);
+	const { compaction, items } = contextItemsOfPath(path, body);
+	if (compaction)
+		context.messages.push(
+			createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp),
+		);
+	for (const item of items) context.messages.push(item.message);
+	return context;
+}
+
+/** The runtime state along a path (thinking level, models by role, rules, mode), with no messages: no body is read. */
+export function contextStateOfPath(path: readonly EntrySlot[]): SessionContext {
 	const context = emptySessionContext();
 	if (path.length === 0) return context;
 
 	let lastAssistantModel: string | undefined;
 	const rules = new Set<string>();
-	for (const entry of path) {
-		if (isLazy(entry)) {
-			if (entry.facts.model !== undefined) lastAssistantModel = entry.facts.model;
+	for (const slot of path) {
+		const entry = residentEntry(slot);
+		if (!entry) {
+			// Bodies left on disk are messages and the like: only an assistant's model is state.
+			if (isLazy(slot) && slot.facts.model !== undefined) lastAssistantModel = slot.facts.model;
 			continue;
 		}
 		if (!isKnownEntry(entry)) continue;
@@ -204,12 +236,5 @@ export function sessionContextOfPath(path: readonly EntrySlot[], body: BodyOf = 
 	if (context.models.default === undefined && lastAssistantModel) context.models.default = lastAssistantModel;
 	context.injectedTtsrRules = [...rules];
 	if (context.modeData === undefined) delete context.modeData;
-
-	const { compaction, items } = contextItemsOfPath(path, body);
-	if (compaction)
-		context.messages.push(
-			createCompactionSummaryMessage(compaction.summary, compaction.tokensBefore, compaction.timestamp),
-		);
-	for (const item of items) context.messages.push(item.message);
 	return context;
 }

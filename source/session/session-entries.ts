@@ -2,11 +2,13 @@ import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import type { EntryBodies } from "./entry-bodies.js";
 import { createEntryId } from "./ids.js";
-import { type EntrySlot, factsOf, isLazy, type UsageFacts } from "./lazy-entry.js";
+import { type EntrySlot, factsOf, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
 import {
 	type ContextItems,
 	contextItemsOfPath,
-	latestCompactionIndex,
+	contextRange,
+	contextStateOfPath,
+	countContextMessages,
 	pathToEntry,
 	sessionContextOfPath,
 } from "./session-context.js";
@@ -17,6 +19,9 @@ import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from 
 type NewEntry<T extends SessionEntry = SessionEntry> = T extends SessionEntry
 	? Omit<T, "id" | "parentId" | "timestamp">
 	: never;
+
+/** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
+const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
 
 /** Where an entry sits in the tree, readable without its body. */
 export interface EntryShape {
@@ -80,31 +85,27 @@ export abstract class SessionEntries {
 		return this.#bodies;
 	}
 
-	/** What the model is sent next is read once, at load, instead of on every turn. */
+	/**
+	 * What the model is sent next is read once, at load, instead of on every turn: the active path
+	 * back to its compaction, newest first, up to a budget (an uncompacted path of gigabytes would
+	 * otherwise be all of memory; what is past the budget is read when the context is built).
+	 */
 	#keepContextResident(): void {
 		const path = this.#pathSlots(this.#leafId);
-		const compaction = latestCompactionIndex(path);
-		let from = compaction;
-		if (compaction >= 0) {
-			const firstKept = (this.#body(path[compaction]!) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
-			const kept = path.findIndex((slot, i) => i < compaction && slot.id === firstKept);
-			if (kept >= 0) from = kept;
-		}
-		const wanted = new Set<string>();
-		for (let i = Math.max(0, from); i < path.length; i++) if (isLazy(path[i]!)) wanted.add(path[i]!.id);
-		if (wanted.size === 0) return;
-		for (let i = 0; i < this.#entries.length; i++) {
-			const slot = this.#entries[i]!;
-			if (!isLazy(slot) || !wanted.has(slot.id)) continue;
-			const entry = this.#body(slot);
-			this.#entries[i] = entry;
-			this.#byId.set(entry.id, entry);
+		const { from } = contextRange(path, (slot) => this.#body(slot));
+		let budget = PINNED_CONTEXT_BYTES;
+		for (let i = path.length - 1; i >= from && budget > 0; i--) {
+			const slot = path[i]!;
+			if (!isLazy(slot) || slot.pinned) continue;
+			budget -= slot.length;
+			slot.pinned = this.#body(slot);
 		}
 	}
 
 	/** The entry of a slot, its body read from the file if it is a skeleton. */
 	#body(slot: EntrySlot): StoredEntry {
 		if (!isLazy(slot)) return slot;
+		if (slot.pinned) return slot.pinned;
 		if (!this.#bodies) throw new Error(`Entry ${slot.id} has no file to read it from`);
 		return this.#bodies.read(slot);
 	}
@@ -133,14 +134,15 @@ export abstract class SessionEntries {
 	#index(entry: EntrySlot): void {
 		this.#byId.set(entry.id, entry);
 		this.#children?.add(entry);
-		if (entry.type === "label" && !isLazy(entry)) {
-			const { targetId, label } = entry as SessionEntry & { type: "label" };
+		const resident = residentEntry(entry);
+		if (entry.type === "label" && resident) {
+			const { targetId, label } = resident as SessionEntry & { type: "label" };
 			if (label === undefined) this.#labels.delete(targetId);
 			else this.#labels.set(targetId, label);
 			return;
 		}
 		if (entry.type !== "message") return;
-		const facts = isLazy(entry) ? entry.facts : factsOf(entry);
+		const facts = isLazy(entry) ? entry.facts : factsOf(entry as StoredEntry);
 		if (facts.role === "assistant") this.#hasAssistant = true;
 		if (facts.usage) {
 			this.#usage.input += facts.usage.input;
@@ -319,6 +321,13 @@ export abstract class SessionEntries {
 		if (this.#leafId === null) return [];
 		const leaf = this.#byId.get(this.#leafId) ?? this.#entries[this.#entries.length - 1];
 		return leaf ? pathToEntry(leaf, this.#byId) : [];
+	}
+
+	/** `buildSessionContext()`'s state and message count, without reading any message body. */
+	describeContext(): { messages: number; models: Record<string, string>; thinkingLevel: string } {
+		const path = this.#contextPath();
+		const { models, thinkingLevel } = contextStateOfPath(path);
+		return { messages: countContextMessages(path, (slot) => this.#body(slot)), models, thinkingLevel };
 	}
 
 	/** The messages of `buildSessionContext()` with the entries they come from (what compaction plans over). */

@@ -1,4 +1,4 @@
-import { isLazy, type LazyEntry, mayStayOnDisk, skeletonOf } from "./lazy-entry.js";
+import { type LazyEntry, mayStayOnDisk, skeletonOf } from "./lazy-entry.js";
 import type { ScannedLine } from "./line-scan.js";
 import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
 import {
@@ -123,8 +123,11 @@ export class SessionLineParser {
 			return;
 		}
 		if (!this.#acceptId(entry, line.number)) return;
-		const onDisk = this.#lazy && version === CURRENT_SESSION_VERSION && mayStayOnDisk(entry, line.length);
-		this.#entries.push(onDisk ? skeletonOf(entry, line.offset, line.length) : entry);
+		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
+		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
+		this.#entries.push(
+			skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry, line.length)) : entry,
+		);
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {
@@ -159,9 +162,4 @@ export class SessionLineParser {
 /** Header first, then entries: the shape the spec's loader returns. */
 export function fileEntriesOf(header: SessionHeader, entries: readonly StoredEntry[]): FileEntry[] {
 	return [header, ...entries];
-}
-
-/** True when a read holds no skeletons (it was not read lazily, or nothing was big). */
-export function allResident(entries: readonly (StoredEntry | LazyEntry)[]): entries is StoredEntry[] {
-	return !entries.some(isLazy);
 }

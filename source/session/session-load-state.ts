@@ -1,5 +1,5 @@
 import { resolveBlobRefs } from "./blob-refs.js";
-import { type EntrySlot, isLazy } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
 import { migrateSessionEntries } from "./migrations.js";
 import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead, SessionSkeletonRead } from "./session-loader.js";
@@ -46,7 +46,11 @@ export async function loadState(
 		// Skeletons are only made of v3 files, which need no migration.
 		const all: (FileEntry | EntrySlot)[] = [read.header, ...read.entries];
 		if (!lazy) return loadState(path, { ...read, entries: all as FileEntry[] }, storage);
-		const resident = read.entries.filter((entry): entry is StoredEntry => !isLazy(entry));
+		const resident: StoredEntry[] = [];
+		for (const slot of read.entries) {
+			const entry = residentEntry(slot);
+			if (entry) resident.push(entry);
+		}
 		const unresolvedBlobs = await resolveBlobRefs(resident, storage.blobs);
 		const report: SessionLoadReport = {
 			skippedLines: read.skipped,

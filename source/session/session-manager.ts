@@ -128,6 +128,7 @@ export class SessionManager extends SessionEntries {
 		const store = options.storage ?? new FileSessionStorage();
 		const source = resolve(sourcePath);
 		const opened = await openSessionFile(source, store, { lazyAboveBytes: options.lazyAboveBytes });
+		if (opened.kind === "invalid") throw new Error(`Not a session file: ${source}`);
 		if (opened.kind !== "loaded") throw new Error(`File not found: ${source}`);
 		const sessionDir = options.sessionDir ?? getDefaultSessionDir(targetCwd);
 		const manager = new SessionManager(targetCwd, sessionDir, store, true, options.lazyAboveBytes);
@@ -160,6 +161,7 @@ export class SessionManager extends SessionEntries {
 		const file = resolve(path);
 		const opened = await openSessionFile(file, this.#storage, { ...options.progress, lazyAboveBytes: this.#lazyAbove });
 		if (options.mustExist && opened.kind === "missing") throw new Error(`Session file not found: ${file}`);
+		if (opened.kind === "invalid") throw new Error(`Not a session file: ${file}`);
 		const loaded = opened.kind === "loaded" ? opened.loaded : undefined;
 		// A damaged header is never written under: appends and rewrites wait for `xcsh doctor --fix`.
 		const readOnlyReason: ReadOnlyReason | undefined =

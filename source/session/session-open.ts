@@ -22,6 +22,7 @@ export function lazyThreshold(option: number | undefined): number {
 export type OpenedSessionFile =
 	| { kind: "missing" }
 	| { kind: "empty" }
+	| { kind: "invalid"; reason: string }
 	| { kind: "loaded"; loaded: LoadedState; bodies?: EntryBodies };
 
 /** How `openSessionFile` reads. */
@@ -32,7 +33,7 @@ export interface OpenSessionFileOptions extends ReadProgress {
 
 /**
  * Reads a session file to adopt it: streamed line by line; a file over the threshold keeps its big
- * entries as skeletons read on demand. Throws `Not a session file` for a foreign file.
+ * entries as skeletons read on demand.
  */
 export async function openSessionFile(
 	file: string,
@@ -42,7 +43,8 @@ export async function openSessionFile(
 	const size = storage.statSync(file)?.size;
 	const lazy = size !== undefined && size > lazyThreshold(options.lazyAboveBytes);
 	const read = lazy ? await readSessionSkeleton(file, storage, options) : await readSessionFile(file, storage, options);
-	if (read.kind === "missing") return { kind: "missing" };
+	if (read.kind === "missing") return read;
+	if (read.kind === "invalid") return { kind: "invalid", reason: read.reason };
 	const loaded = await loadState(file, read, storage);
 	if (!loaded) return { kind: "empty" };
 	if (!loaded.lazy) return { kind: "loaded", loaded };

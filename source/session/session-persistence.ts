@@ -10,6 +10,9 @@ import type { FileEntry } from "./types.js";
 /** Bytes compared at each end of the file before recovery appends to it instead of rewriting it. */
 const PREFIX_CHECK_BYTES = 64 * 1024;
 
+/** A rewrite lets at most this much wait in memory for the disk. */
+const REWRITE_FLUSH_BYTES = 8 << 20;
+
 /** Automatic retries after a write failure are at most this frequent. */
 const RETRY_INTERVAL_MS = 2000;
 
@@ -307,12 +310,18 @@ export class SessionPersistence {
 		const writer = this.#storage.openWriter(temp, "truncate");
 		const offsets: number[] = [];
 		let offset = 0;
+		let flushedAt = 0;
 		try {
 			for (const entry of entries) {
 				const line = await this.#serialize(entry);
 				offsets.push(offset);
 				offset += Buffer.byteLength(line) + 1;
 				writer.writeLine(line);
+				// The writer queues without limit: a session of gigabytes waits for the disk every few MB.
+				if (offset - flushedAt > REWRITE_FLUSH_BYTES) {
+					await writer.flush();
+					flushedAt = offset;
+				}
 			}
 			await writer.fsync();
 			await writer.close();

@@ -55,6 +55,8 @@ describe("a big session opened with its bodies on disk", () => {
 		expect(lazy.getEntry(ids.t1)).toEqual(full.getEntry(ids.t1));
 		expect(lazy.buildSessionContext()).toEqual(full.buildSessionContext());
 		expect(lazy.buildContextItems()).toEqual(full.buildContextItems());
+		const { messages, models, thinkingLevel } = full.buildSessionContext();
+		expect(lazy.describeContext()).toEqual({ messages: messages.length, models, thinkingLevel });
 		expect(lazy.getLabel(ids.u1)).toBe("start");
 		expect(lazy.getUsageTotals()).toEqual(full.getUsageTotals());
 		// The image came back from the blob store.
