@@ -4,7 +4,9 @@ import { safeDeep, safeText } from "../source/render/safe-text.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
 import { entryMessage } from "../source/session/message-shape.js";
+import { createCustomMessage } from "../source/session/messages.js";
 import { modelRef } from "../source/session/model-resolver.js";
+import type { SessionManager } from "../source/session/session-manager.js";
 
 /** One finished thing in the chat history (a block of the transcript viewport). */
 export type ChatItem =
@@ -171,26 +173,25 @@ export class ChatController {
 		const items: ChatItem[] = [welcome];
 		// The whole active path, compacted turns included (the summary box marks where compaction
 		// happened): a person can scroll to any part of the conversation, not only what the model sees.
-		for (const entry of manager.getBranch()) {
-			const message = entryMessage(entry);
-			if (message) items.push(lazyMessageItem(this.#id(), message));
+		// A big session's bodies stay on disk until their block is drawn.
+		for (const shape of manager.getBranchSkeleton()) {
+			const resident = manager.peekEntry(shape.id);
+			if (resident) {
+				const message = entryMessage(resident);
+				if (message) items.push(lazyMessageItem(this.#id(), () => message));
+			} else if (TRANSCRIPT_TYPES.has(shape.type)) {
+				items.push(lazyMessageItem(this.#id(), () => readEntryMessage(manager, shape.id)));
+			}
 		}
 		return items;
 	}
 
 	#status(): ChatStatus {
 		const session = this.#session;
-		let input = 0;
-		let output = 0;
-		let cost = 0;
-		for (const entry of session.sessionManager.getEntries()) {
-			if (entry.type !== "message") continue;
-			const message = (entry as { message: AgentMessage }).message;
-			if (message.role !== "assistant") continue;
-			input += message.usage.input + message.usage.cacheRead;
-			output += message.usage.output;
-			cost += message.usage.cost.total;
-		}
+		const usage = session.sessionManager.getUsageTotals();
+		const input = usage.input + usage.cacheRead;
+		const output = usage.output;
+		const cost = usage.cost;
 		const window = session.model.contextWindow;
 		const manager = session.sessionManager;
 		return {
@@ -318,17 +319,40 @@ export class ChatController {
 	}
 }
 
+/** Entry types the transcript shows (what `entryMessage` turns into a message). */
+const TRANSCRIPT_TYPES = new Set(["message", "custom_message", "branch_summary", "compaction"]);
+
+/** The message of an entry read from disk; a body that cannot be read says so in its place. */
+function readEntryMessage(manager: SessionManager, id: string): AgentMessage {
+	let problem: string;
+	try {
+		const entry = manager.getEntry(id);
+		const message = entry && entryMessage(entry);
+		if (message) return message;
+		problem = "it is not a message";
+	} catch (error) {
+		problem = error instanceof Error ? error.message : String(error);
+	}
+	return createCustomMessage(
+		"unreadable",
+		`(entry ${id} could not be shown: ${problem})`,
+		true,
+		undefined,
+		new Date().toISOString(),
+	);
+}
+
 /**
- * A history item whose message is made safe when first read: a 100,000-message session opens
- * without sanitising every message, and only the ones drawn (or exported) are ever read.
+ * A history item whose message is read and made safe when first drawn: a 100,000-message session
+ * opens without sanitising every message (or, in a big session, reading it from disk).
  */
-function lazyMessageItem(id: string, raw: AgentMessage): ChatItem {
+function lazyMessageItem(id: string, raw: () => AgentMessage): ChatItem {
 	let safe: AgentMessage | undefined;
 	return {
 		kind: "message",
 		id,
 		get message() {
-			safe ??= safeDeep(raw);
+			safe ??= safeDeep(raw());
 			return safe;
 		},
 	};

@@ -240,7 +240,7 @@ export class SearchController {
 		const manager = session.sessionManager;
 		const id = hit.entryId;
 		if (id === null || manager.getEntry(id) === undefined) return { kind: "missing", switched };
-		if (!manager.getBranch().some((entry) => entry.id === id)) return { kind: "tree", entryId: id };
+		if (!manager.getBranchSkeleton().some((entry) => entry.id === id)) return { kind: "tree", entryId: id };
 		const result = await session.navigateTree(id, { summarize: false });
 		return result.editorText === undefined ? { kind: "moved" } : { kind: "moved", editorText: result.editorText };
 	}

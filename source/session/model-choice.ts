@@ -36,7 +36,7 @@ export class ModelChoice {
 		const model = recordedModel ? this.#models.find(recordedModel) : undefined;
 		if (model) state.model = model;
 		this.#recordedModel = recordedModel;
-		const thinkingRecorded = this.#sessionManager.getBranch().some((e) => e.type === "thinking_level_change");
+		const thinkingRecorded = this.#sessionManager.getBranchSkeleton().some((e) => e.type === "thinking_level_change");
 		this.#recordedThinking = thinkingRecorded ? context.thinkingLevel : undefined;
 		if (thinkingRecorded)
 			state.thinkingLevel = state.model.reasoning ? (context.thinkingLevel as ThinkingLevel) : "off";

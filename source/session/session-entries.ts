@@ -300,6 +300,17 @@ export abstract class SessionEntries {
 		return this.#pathSlots(fromId ?? this.#leafId).map((slot) => this.#body(slot));
 	}
 
+	/** `getBranch` without bodies: the shape of each entry on the path root → `fromId` (default: the leaf). */
+	getBranchSkeleton(fromId?: string): readonly EntryShape[] {
+		return this.#pathSlots(fromId ?? this.#leafId);
+	}
+
+	/** The entry if its body is in memory now (undefined when it would have to be read from disk). */
+	peekEntry(id: string): StoredEntry | undefined {
+		const slot = this.#byId.get(id);
+		return slot && residentEntry(slot);
+	}
+
 	/** Direct children of an entry, in insertion order. */
 	getChildren(id: string): StoredEntry[] {
 		this.#children ??= new ChildIndex(this.#entries);

@@ -5,7 +5,6 @@ import { userMessageText } from "./messages.js";
 import { messageOfEntry } from "./session-context.js";
 import type { SessionManager } from "./session-manager.js";
 import type { SummaryRequests } from "./summary-requests.js";
-import type { StoredEntry } from "./types.js";
 
 /** Options of `navigateTree`. */
 export interface NavigateTreeOptions {
@@ -34,12 +33,19 @@ export interface TreeNavigationDeps {
 }
 
 /** The messages of the branch being left: from the old leaf back to (not including) the common ancestor. */
-function abandonedBranchMessages(oldPath: readonly StoredEntry[], newPath: readonly StoredEntry[]): AgentMessage[] {
-	const onNewPath = new Set(newPath.map((e) => e.id));
+function abandonedBranchMessages(
+	sessionManager: SessionManager,
+	oldLeafId: string | null,
+	newLeafId: string | null,
+): AgentMessage[] {
+	// Paths are compared by their skeletons: only the abandoned entries' bodies are read.
+	const oldPath = oldLeafId === null ? [] : sessionManager.getBranchSkeleton(oldLeafId);
+	const onNewPath = new Set(newLeafId === null ? [] : sessionManager.getBranchSkeleton(newLeafId).map((e) => e.id));
 	const abandoned: AgentMessage[] = [];
-	for (const entry of oldPath) {
-		if (onNewPath.has(entry.id)) continue;
-		const message = messageOfEntry(entry);
+	for (const shape of oldPath) {
+		if (onNewPath.has(shape.id)) continue;
+		const entry = sessionManager.getEntry(shape.id);
+		const message = entry && messageOfEntry(entry);
 		if (message) abandoned.push(message);
 	}
 	return abandoned;
@@ -71,11 +77,8 @@ export async function navigateTree(
 	if (newLeafId === oldLeafId) return { cancelled: false, oldLeafId, newLeafId, ...base };
 
 	let summaryEntryId: string | undefined;
-	const abandoned = abandonedBranchMessages(
-		sessionManager.getBranch(),
-		newLeafId === null ? [] : sessionManager.getBranch(newLeafId),
-	);
-	if (options.summarize && abandoned.length > 0) {
+	const abandoned = options.summarize ? abandonedBranchMessages(sessionManager, oldLeafId, newLeafId) : [];
+	if (abandoned.length > 0) {
 		let summary: string;
 		try {
 			summary = await summarize({

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import type { AgentTool } from "@mariozechner/pi-agent-core";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider, Type } from "@mariozechner/pi-ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -186,6 +187,56 @@ describe("ChatController", () => {
 			} finally {
 				view.dispose();
 				await loaded.dispose();
+			}
+		});
+	});
+
+	describe("a big session", () => {
+		it("shows the same transcript and totals with its bodies on disk, reading a body only when its block is read", async () => {
+			const writer = await SessionManager.create(temp.root);
+			const ids: string[] = [];
+			for (let i = 0; i < 5; i++) {
+				ids.push(writer.appendMessage(userMessage(`question ${i} ${"q".repeat(2000)}`)));
+				writer.appendMessage(assistantMessage(`answer ${i} ${"a".repeat(2000)}`));
+			}
+			// Turns 0-2 are compacted away: out of the context, their bodies stay on disk.
+			writer.appendCompaction("summary", "short", ids[3]!, 5000);
+			const file = writer.getSessionFile()!;
+			await writer.close();
+			const open = async (lazyAboveBytes: number) =>
+				AgentSession.create({
+					sessionManager: await SessionManager.open(file, { lazyAboveBytes }),
+					models: { find: () => undefined, getApiKey: () => "k" },
+					model: faux.getModel(),
+					compaction: { auto: false, keepRecentTokens: 1500 },
+				});
+			const full = await open(Number.POSITIVE_INFINITY);
+			const lazy = await open(0);
+			const broken = await open(0);
+			const fullView = new ChatController({ session: full, isOffline: () => false });
+			const lazyView = new ChatController({ session: lazy, isOffline: () => false });
+			try {
+				const messages = (view: ChatController) =>
+					view.getSnapshot().items.flatMap((item) => (item.kind === "message" ? [item.message] : []));
+				expect(lazyView.getSnapshot().status).toEqual(fullView.getSnapshot().status);
+				expect(lazy.sessionManager.peekEntry(ids[0]!)).toBeUndefined();
+				expect(messages(lazyView)).toEqual(messages(fullView));
+				expect(messages(lazyView)).toHaveLength(11);
+				// A body that can no longer be read is shown as such, not as a crash.
+				const later = new ChatController({ session: broken, isOffline: () => false });
+				writeFileSync(file, ` ${readFileSync(file, "utf8")}`);
+				const [first] = messages(later);
+				later.dispose();
+				expect(first).toMatchObject({ role: "custom", customType: "unreadable" });
+				expect((first as { content: string }).content).toMatch(
+					/^\(entry \w+ could not be shown: The session file changed on disk \(entry \w+ is not where it was\): reopen /,
+				);
+			} finally {
+				fullView.dispose();
+				lazyView.dispose();
+				await full.dispose();
+				await lazy.dispose();
+				await broken.dispose();
 			}
 		});
 	});
