@@ -60,6 +60,21 @@ export class SessionLineParser {
 		this.#lazy = options.lazy === true;
 	}
 
+	/** A parser that goes on from a cached skeleton: the lines after it are read as if they followed. */
+	static resume(
+		header: SessionHeader,
+		entries: readonly LazyEntry[],
+		skipped: readonly JsonlLineError[],
+	): SessionLineParser {
+		const parser = new SessionLineParser({ lazy: true });
+		parser.#header = header;
+		parser.#entries.push(...entries);
+		parser.#skipped.push(...skipped);
+		for (const entry of entries) parser.#seen.add(entry.id);
+		parser.#someId = entries.length > 0;
+		return parser;
+	}
+
 	/** False once the file is known not to be a session (the scan can stop). */
 	push(line: ScannedLine): boolean {
 		if (this.#invalid) return false;

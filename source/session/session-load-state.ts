@@ -16,6 +16,8 @@ export interface SessionLoadReport {
 	headerProblem?: string;
 	/** Entries whose bodies were left on disk at load (a big session), read when asked for. */
 	entriesOnDisk?: number;
+	/** A big session's skeleton: read whole and cached, taken from the cache, or taken and extended by what was appended. */
+	skeletonCache?: "built" | "reused" | "extended";
 }
 
 /** A loaded, migrated session file, ready to adopt. */

@@ -3,7 +3,7 @@ import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
 import { isSessionHeader, type VersionCheck } from "./session-header.js";
 import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
-import type { FileEntry, JsonlLineError, StoredEntry } from "./types.js";
+import type { FileEntry, JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** What reading a session file found. */
 export type SessionFileRead =
@@ -31,8 +31,26 @@ export interface ReadProgress {
 	onProgress?: (bytesRead: number, total: number) => void;
 }
 
-/** A session read with its big entries left on disk, and the file size it covers. */
-export type SessionSkeletonRead = { kind: "missing" } | (SessionRead<StoredEntry | LazyEntry> & { size?: number });
+/** Where a scan stopped: past the last complete line (a torn tail is read again next time). */
+export interface ScanCoverage {
+	/** Bytes up to the end of the last newline-terminated line. */
+	bytes: number;
+	/** Number of the line after it. */
+	nextLineNumber: number;
+}
+
+/** A session read with its big entries left on disk, and how much of the file that covers. */
+export type SessionSkeletonRead =
+	| { kind: "missing" }
+	| (SessionRead<StoredEntry | LazyEntry> & { covered?: ScanCoverage });
+
+/** A cached skeleton to go on from instead of reading the whole file. */
+export interface SkeletonResume {
+	header: SessionHeader;
+	entries: readonly LazyEntry[];
+	skipped: readonly JsonlLineError[];
+	covered: ScanCoverage;
+}
 
 function toFileRead(read: SessionRead<StoredEntry | LazyEntry>): SessionFileRead {
 	if (read.kind !== "ok") return read;
@@ -71,20 +89,25 @@ async function scanInto(
 	storage: SessionStorage,
 	parser: SessionLineParser,
 	progress: ReadProgress,
-): Promise<{ end: LineScanEnd; size: number } | undefined> {
+	from: ScanCoverage = { bytes: 0, nextLineNumber: 1 },
+): Promise<{ end: LineScanEnd; covered: ScanCoverage } | undefined> {
 	const stat = storage.statSync(path);
 	if (!stat) return undefined;
-	const total = stat.size;
 	let stopped = false;
+	let lastStart = from.bytes;
 	const end = await scanLines(
 		(position, length) => (stopped ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length)),
-		total,
+		stat.size,
 		(line) => {
+			lastStart = line.offset;
 			if (!stopped && !parser.push(line)) stopped = true;
 		},
-		progress,
+		{ ...progress, from: from.bytes, firstLineNumber: from.nextLineNumber },
 	);
-	return { end, size: total };
+	const covered = end.missingFinalNewline
+		? { bytes: lastStart, nextLineNumber: end.nextLineNumber - 1 }
+		: { bytes: end.endOffset, nextLineNumber: end.nextLineNumber };
+	return { end, covered };
 }
 
 /**
@@ -102,16 +125,22 @@ export async function readSessionFile(
 	return toFileRead(parser.finish(scanned.end.missingFinalNewline));
 }
 
-/** Like `readSessionFile`, but a v3 file's big entries come back as skeletons whose bodies stay on disk. */
+/**
+ * Like `readSessionFile`, but a v3 file's entries come back as skeletons whose big bodies stay on
+ * disk; with `resume`, only the bytes after a cached skeleton are read.
+ */
 export async function readSessionSkeleton(
 	path: string,
 	storage: SessionStorage,
 	progress: ReadProgress = {},
+	resume?: SkeletonResume,
 ): Promise<SessionSkeletonRead> {
-	const parser = new SessionLineParser({ lazy: true });
-	const scanned = await scanInto(path, storage, parser, progress);
+	const parser = resume
+		? SessionLineParser.resume(resume.header, resume.entries, resume.skipped)
+		: new SessionLineParser({ lazy: true });
+	const scanned = await scanInto(path, storage, parser, progress, resume?.covered);
 	if (!scanned) return { kind: "missing" };
-	return { ...parser.finish(scanned.end.missingFinalNewline), size: scanned.size };
+	return { ...parser.finish(scanned.end.missingFinalNewline), covered: scanned.covered };
 }
 
 /** The spec's loader: header + entries, or [] for a missing, empty or non-session file. */

@@ -1,7 +1,17 @@
+import { log } from "../logger.js";
 import { EntryBodies } from "./entry-bodies.js";
+import { isLazy, type LazyEntry } from "./lazy-entry.js";
 import { type LoadedState, loadState } from "./session-load-state.js";
-import { type ReadProgress, readSessionFile, readSessionSkeleton } from "./session-loader.js";
-import type { SessionStorage } from "./session-storage.js";
+import {
+	type ReadProgress,
+	readSessionFile,
+	readSessionSkeleton,
+	type SessionFileRead,
+	type SessionSkeletonRead,
+	type SkeletonResume,
+} from "./session-loader.js";
+import type { SessionStorage, StorageStat } from "./session-storage.js";
+import { coverHashes, decodeSkeleton, encodeSkeleton } from "./skeleton-cache.js";
 
 /**
  * Sessions bigger than this keep only their skeleton and the active context in memory. Measured:
@@ -12,18 +22,19 @@ export const DEFAULT_LAZY_ABOVE_BYTES = 64 * 1024 * 1024;
 /** The size above which a session is opened with its bodies on disk: the option, `XCSH_LAZY_ABOVE_BYTES`, or 64 MiB. */
 export function lazyThreshold(option: number | undefined): number {
 	if (option !== undefined) return option;
-	const fromEnv = Number(process.env.XCSH_LAZY_ABOVE_BYTES);
-	return Number.isFinite(fromEnv) && fromEnv >= 0 && process.env.XCSH_LAZY_ABOVE_BYTES !== ""
+	const raw = process.env.XCSH_LAZY_ABOVE_BYTES;
+	const fromEnv = Number(raw);
+	return raw !== undefined && raw !== "" && Number.isFinite(fromEnv) && fromEnv >= 0
 		? fromEnv
 		: DEFAULT_LAZY_ABOVE_BYTES;
 }
 
-/** A session file read for adoption: missing, or loaded (with the reader of its bodies when big). */
+/** A session file read for adoption: missing, foreign, or loaded (with the reader of its bodies when big). */
 export type OpenedSessionFile =
 	| { kind: "missing" }
 	| { kind: "empty" }
 	| { kind: "invalid"; reason: string }
-	| { kind: "loaded"; loaded: LoadedState; bodies?: EntryBodies };
+	| { kind: "loaded"; loaded: LoadedState; bodies?: EntryBodies; cacheWrite?: Promise<void> };
 
 /** How `openSessionFile` reads. */
 export interface OpenSessionFileOptions extends ReadProgress {
@@ -31,23 +42,87 @@ export interface OpenSessionFileOptions extends ReadProgress {
 	lazyAboveBytes?: number;
 }
 
+/** A cached skeleton of this very file (same inode, same bytes at both ends of what it covers), if any. */
+async function cachedSkeleton(
+	file: string,
+	storage: SessionStorage,
+	stat: StorageStat,
+): Promise<SkeletonResume | undefined> {
+	const bytes = storage.skeletons?.read(file);
+	const skeleton = bytes && decodeSkeleton(bytes);
+	if (!skeleton || skeleton.file.ino !== stat.ino || stat.size < skeleton.file.bytes) return undefined;
+	const hashes = await coverHashes(
+		(position, length) => storage.readBytes(file, position, length),
+		skeleton.file.bytes,
+	);
+	if (hashes.headHash !== skeleton.file.headHash || hashes.tailHash !== skeleton.file.tailHash) return undefined;
+	return {
+		header: skeleton.header,
+		entries: skeleton.entries,
+		skipped: skeleton.skipped,
+		covered: { bytes: skeleton.file.bytes, nextLineNumber: skeleton.nextLineNumber },
+	};
+}
+
+/** Writes the skeleton of what was just read, for the next open (a failure only costs that open time). */
+async function saveSkeleton(
+	file: string,
+	storage: SessionStorage,
+	read: SessionSkeletonRead,
+	stat: StorageStat,
+): Promise<void> {
+	if (read.kind !== "ok" || !read.covered || !storage.skeletons || stat.ino === undefined) return;
+	const entries = read.entries.filter(isLazy) as LazyEntry[];
+	if (entries.length !== read.entries.length) return;
+	const hashes = await coverHashes((position, length) => storage.readBytes(file, position, length), read.covered.bytes);
+	const bytes = encodeSkeleton({
+		file: { ino: stat.ino, bytes: read.covered.bytes, mtimeMs: stat.mtimeMs, ...hashes },
+		header: read.header,
+		skipped: read.skipped,
+		nextLineNumber: read.covered.nextLineNumber,
+		entries,
+	});
+	await storage.skeletons.write(file, bytes);
+}
+
 /**
  * Reads a session file to adopt it: streamed line by line; a file over the threshold keeps its big
- * entries as skeletons read on demand.
+ * entries as skeletons read on demand, and its skeleton is cached so the next open reads only what
+ * was appended since.
  */
 export async function openSessionFile(
 	file: string,
 	storage: SessionStorage,
 	options: OpenSessionFileOptions = {},
 ): Promise<OpenedSessionFile> {
-	const size = storage.statSync(file)?.size;
-	const lazy = size !== undefined && size > lazyThreshold(options.lazyAboveBytes);
-	const read = lazy ? await readSessionSkeleton(file, storage, options) : await readSessionFile(file, storage, options);
+	const stat = storage.statSync(file);
+	const lazy = stat !== undefined && stat.size > lazyThreshold(options.lazyAboveBytes);
+	let read: SessionSkeletonRead | SessionFileRead;
+	let skeletonRead: SessionSkeletonRead | undefined;
+	let cache: "built" | "reused" | "extended" | undefined;
+	if (lazy) {
+		const resume = await cachedSkeleton(file, storage, stat);
+		skeletonRead = await readSessionSkeleton(file, storage, options, resume);
+		read = skeletonRead;
+		const grew = read.kind === "ok" && read.covered && resume && read.covered.bytes > resume.covered.bytes;
+		cache = !resume ? "built" : grew ? "extended" : "reused";
+	} else {
+		read = await readSessionFile(file, storage, options);
+	}
 	if (read.kind === "missing") return read;
 	if (read.kind === "invalid") return { kind: "invalid", reason: read.reason };
 	const loaded = await loadState(file, read, storage);
 	if (!loaded) return { kind: "empty" };
 	if (!loaded.lazy) return { kind: "loaded", loaded };
+	loaded.report.skeletonCache = cache;
 	const bodies = new EntryBodies(file, (path) => storage.openBodyFile(path), storage.blobs);
-	return { kind: "loaded", loaded, bodies };
+	// Written after the open returns: the first frame does not wait for it.
+	const toCache = cache === "reused" ? undefined : skeletonRead;
+	const cacheWrite =
+		toCache === undefined
+			? undefined
+			: new Promise<void>((resolve) => setImmediate(resolve))
+					.then(() => saveSkeleton(file, storage, toCache, stat!))
+					.catch((error: unknown) => log.warn(`Could not cache the skeleton of ${file}: ${String(error)}`));
+	return { kind: "loaded", loaded, bodies, ...(cacheWrite ? { cacheWrite } : {}) };
 }

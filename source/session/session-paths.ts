@@ -25,3 +25,8 @@ export function getBlobsDir(): string {
 export function getTerminalSessionsDir(): string {
 	return join(getAgentDir(), "terminal-sessions");
 }
+
+/** Where big sessions' skeleton caches are kept (`<agentDir>/cache/skeletons`). */
+export function getSkeletonsDir(): string {
+	return join(getAgentDir(), "cache", "skeletons");
+}

@@ -6,7 +6,9 @@ import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private
 import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
-import { getBlobsDir } from "./session-paths.js";
+import { getBlobsDir, getSkeletonsDir } from "./session-paths.js";
+import type { SkeletonStore } from "./skeleton-cache.js";
+import { SkeletonFiles } from "./skeleton-files.js";
 import { removeStaleTemps } from "./stale-temps.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
@@ -14,6 +16,8 @@ export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
 /** What `statSync` reports about a path. */
 export interface StorageStat {
 	size: number;
+	/** The inode (undefined where the storage has none): a replaced file has a new one. */
+	ino?: number;
 	mtimeMs: number;
 	birthtimeMs: number;
 	isFile: boolean;
@@ -64,6 +68,8 @@ export interface SessionStorage {
 	lockHolder(sessionFile: string): LockInfo | undefined;
 	/** Where externalised images go. */
 	readonly blobs: BlobStorage;
+	/** Where big sessions' skeletons are cached (none: every open reads the whole file). */
+	readonly skeletons?: SkeletonStore;
 }
 
 function enoent(path: string): NodeJS.ErrnoException {
@@ -81,9 +87,14 @@ function decodePrefix(buffer: Buffer): string {
 /** The real filesystem. */
 export class FileSessionStorage implements SessionStorage {
 	readonly blobs: BlobStorage;
+	readonly skeletons: SkeletonStore;
 
-	constructor(blobs: BlobStorage = new BlobStore(getBlobsDir())) {
+	constructor(
+		blobs: BlobStorage = new BlobStore(getBlobsDir()),
+		skeletons: SkeletonStore = new SkeletonFiles(getSkeletonsDir()),
+	) {
 		this.blobs = blobs;
+		this.skeletons = skeletons;
 	}
 
 	ensureDirSync(dir: string): void {
@@ -103,6 +114,7 @@ export class FileSessionStorage implements SessionStorage {
 			const stat = statSync(path);
 			return {
 				size: stat.size,
+				ino: stat.ino,
 				mtimeMs: stat.mtimeMs,
 				birthtimeMs: stat.birthtimeMs,
 				isFile: stat.isFile(),

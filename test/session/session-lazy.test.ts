@@ -1,6 +1,8 @@
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
+import { getSkeletonsDir } from "../../source/session/session-paths.js";
+import { SkeletonFiles } from "../../source/session/skeleton-files.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -142,5 +144,75 @@ describe("a big session opened with its bodies on disk", () => {
 		const again = await open(file, 0);
 		expect(again.getEntry(id)).toBeDefined();
 		expect(again.getLoadReport().skippedLines).toHaveLength(1);
+	});
+});
+
+describe("the skeleton cache of a big session", () => {
+	useTempAgentDir();
+	const opened: SessionManager[] = [];
+	const open = async (file: string): Promise<SessionManager> => {
+		const session = await SessionManager.open(file, { lazyAboveBytes: 0 });
+		opened.push(session);
+		return session;
+	};
+	afterEach(async () => {
+		for (const session of opened.splice(0)) await session.close().catch(() => undefined);
+	});
+	const cacheOf = (file: string): string => new SkeletonFiles(getSkeletonsDir()).pathFor(file);
+	/** Opens, and waits until the skeleton it read is cached. */
+	const openAndCache = async (file: string): Promise<SessionManager> => {
+		const before = existsSync(cacheOf(file)) ? statSync(cacheOf(file)).mtimeMs : undefined;
+		const session = await open(file);
+		await vi.waitFor(() => expect(existsSync(cacheOf(file)) && statSync(cacheOf(file)).mtimeMs !== before).toBe(true));
+		return session;
+	};
+	const reference = async (file: string) =>
+		(await SessionManager.open(file, { lazyAboveBytes: Number.POSITIVE_INFINITY })).getEntries();
+
+	it("is built on the first open, reused on the next, and gives the same session", async () => {
+		const { file } = await writeSession();
+		expect((await openAndCache(file)).getLoadReport().skeletonCache).toBe("built");
+		const warm = await open(file);
+		expect(warm.getLoadReport().skeletonCache).toBe("reused");
+		expect(warm.getEntries()).toEqual(await reference(file));
+		expect(warm.buildSessionContext()).toEqual((await open(file)).buildSessionContext());
+		expect(warm.getLabel(warm.getEntries()[0]!.id)).toBe("start");
+	});
+
+	it("is extended by what another writer appended, and by a torn line completed since", async () => {
+		const { file, ids } = await writeSession();
+		appendFileSync(file, '{"type":"custom","id":"aaaa0001","parentId":"');
+		await openAndCache(file);
+		appendFileSync(file, `${ids.a3}","timestamp":"2026-12-01T00:00:00.000Z","customType":"late"}\n`);
+		const warm = await open(file);
+		expect(warm.getLoadReport().skeletonCache).toBe("extended");
+		expect(warm.getLoadReport().tornTail).toBe(false);
+		expect(warm.getEntry("aaaa0001")).toMatchObject({ customType: "late" });
+		expect(warm.getEntries()).toEqual(await reference(file));
+	});
+
+	it("is rebuilt when the file was rewritten, truncated or changed in place, or the cache deleted", async () => {
+		const { file } = await writeSession();
+		const text = readFileSync(file, "utf8");
+		await openAndCache(file);
+		// A rewrite through a new file (new inode).
+		writeFileSync(`${file}.new`, text);
+		renameSync(`${file}.new`, file);
+		expect((await openAndCache(file)).getLoadReport().skeletonCache).toBe("built");
+		// Truncated in place.
+		const lines = text.split("\n");
+		writeFileSync(file, `${lines.slice(0, -3).join("\n")}\n`);
+		expect((await openAndCache(file)).getLoadReport().skeletonCache).toBe("built");
+		// Same size, other bytes at the end.
+		const now = readFileSync(file, "utf8");
+		const at = now.lastIndexOf("second answer");
+		writeFileSync(file, `${now.slice(0, at)}SECOND ANSWER${now.slice(at + "second answer".length)}`);
+		expect(statSync(file).size).toBe(Buffer.byteLength(now));
+		expect((await openAndCache(file)).getLoadReport().skeletonCache).toBe("built");
+		// Deleted: nothing is lost.
+		rmSync(cacheOf(file));
+		const rebuilt = await open(file);
+		expect(rebuilt.getLoadReport().skeletonCache).toBe("built");
+		expect(rebuilt.getEntries()).toEqual(await reference(file));
 	});
 });
