@@ -81,7 +81,10 @@ function repairLines(repair: RepairResult): string[] {
 			break;
 		}
 		case "unchanged":
-			if (!repair.after.ok) lines.push("not repaired: orphans, cycles and missing blobs cannot be fixed automatically");
+			if (!repair.after.ok)
+				lines.push(
+					"not repaired: orphans, cycles, missing blobs and lines too long to read cannot be fixed automatically",
+				);
 			break;
 		case "not-a-session":
 			lines.push("not repaired: not a session file, left as it is");

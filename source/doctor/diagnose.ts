@@ -1,15 +1,15 @@
 import { existsSync, readdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { findStaleTemps } from "../session/stale-temps.js";
-import { analyzeSessionBytes, type HasBlob, type SessionAnalysis } from "./analyze.js";
+import { analyzeSessionFile, type HasBlob, type SessionAnalysis } from "./analyze.js";
 import { isDiagnosisOk, type SessionDiagnosis } from "./findings.js";
 import { inspectLock, lockFinding } from "./lock-check.js";
+import type { ReadLimits } from "./session-reader.js";
 
-/** Where to look for blobs (default `<agentDir>/blobs`). */
-export interface DiagnoseOptions {
+/** Where to look for blobs (default `<agentDir>/blobs`), and how to read. */
+export interface DiagnoseOptions extends ReadLimits {
 	blobsDir?: string;
 }
 
@@ -31,12 +31,11 @@ export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDia
 }
 
 /**
- * Diagnoses one session file. Read-only: the file, its lock and the blob store are only read.
- * Rejects with the filesystem's error (ENOENT, EISDIR) when the file cannot be read.
+ * Diagnoses one session file, streamed in bounded memory. Read-only: the file, its lock and the blob
+ * store are only read. Rejects with the filesystem's error (ENOENT, EISDIR) when the file cannot be read.
  */
 export async function diagnoseSessionFile(path: string, options: DiagnoseOptions = {}): Promise<SessionDiagnosis> {
-	const bytes = await readFile(path);
-	const analysis = analyzeSessionBytes(bytes, blobDirLookup(options.blobsDir ?? getBlobsDir()));
+	const analysis = await analyzeSessionFile(path, blobDirLookup(options.blobsDir ?? getBlobsDir()), options);
 	return toDiagnosis(path, analysis);
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { OVERSIZED_LINE_BYTES } from "../../source/doctor/analyze.js";
 import { diagnoseSessionFile, listSessionFiles } from "../../source/doctor/diagnose.js";
 import { type Finding, type FindingKind, severityOf } from "../../source/doctor/findings.js";
+import { tooLongLine } from "../../source/session/session-lines.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -152,6 +153,20 @@ describe("diagnoseSessionFile", () => {
 		expect((await diagnoseSessionFile(file)).findings).toEqual([
 			{ kind: "oversized-line", line: 2, bytes: Buffer.byteLength(big) },
 		]);
+	});
+
+	it("reports a line longer than the readable limit as unreadable, without reading it", async () => {
+		const long = entryLine("long", "a", { text: "y".repeat(5000) });
+		const file = write("long.jsonl", [headerLine(), entryLine("a", null), long, entryLine("b", "a")]);
+		const report = await diagnoseSessionFile(file, { maxLineBytes: 1000 });
+		expect(report.findings).toEqual([
+			{ kind: "unparseable-line", line: 3, message: tooLongLine(Buffer.byteLength(long)) },
+		]);
+		expect(report.findings[0]).toMatchObject({
+			message: `line is ${Buffer.byteLength(long).toLocaleString("en-US")} bytes, too long to read; left in the file untouched`,
+		});
+		// The same line under the real limit is an ordinary entry.
+		expect((await diagnoseSessionFile(file)).findings).toEqual([]);
 	});
 
 	it("reports stale and live locks (read, never removed)", async () => {

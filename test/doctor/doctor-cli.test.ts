@@ -143,7 +143,9 @@ describe("xcsh doctor", () => {
 		expect(readFileSync(looped, "utf8")).not.toContain("junk");
 		const again = run(["doctor", looped, "--fix"]);
 		expect(again.status).toBe(1);
-		expect(again.stdout).toContain("  not repaired: orphans, cycles and missing blobs cannot be fixed automatically\n");
+		expect(again.stdout).toContain(
+			"  not repaired: orphans, cycles, missing blobs and lines too long to read cannot be fixed automatically\n",
+		);
 	});
 
 	it("--fix leaves a foreign file alone and names a live lock", () => {
