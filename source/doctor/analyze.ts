@@ -40,24 +40,35 @@ interface Entry {
 	id?: unknown;
 	parentId?: unknown;
 	content?: unknown;
-	message?: { content?: unknown } | null;
+	message?: { role?: unknown; content?: unknown } | null;
 }
 
-/** Blob hashes of the image blocks the loader resolves (message and custom_message content). */
-function blobRefsOf(entry: Entry): string[] {
+/** A blob the loader resolves: an image's data, or a tool result text's. */
+interface BlobUse {
+	hash: string;
+	block: "image" | "text";
+}
+
+/** Blob hashes the loader resolves: image blocks of message / custom_message content, toolResult texts. */
+function blobRefsOf(entry: Entry): BlobUse[] {
 	let content: unknown;
 	if (entry.type === "custom_message") content = entry.content;
 	else if (entry.type === "message" && typeof entry.message === "object" && entry.message !== null) {
 		content = entry.message.content;
 	}
 	if (!Array.isArray(content)) return [];
-	const hashes: string[] = [];
-	for (const block of content as { type?: unknown; data?: unknown }[]) {
-		if (block?.type !== "image" || typeof block.data !== "string") continue;
-		const hash = parseBlobRef(block.data);
-		if (hash) hashes.push(hash);
+	const toolResult = entry.type === "message" && entry.message?.role === "toolResult";
+	const uses: BlobUse[] = [];
+	for (const block of content as { type?: unknown; data?: unknown; text?: unknown }[]) {
+		if (block?.type === "image" && typeof block.data === "string") {
+			const hash = parseBlobRef(block.data);
+			if (hash) uses.push({ hash, block: "image" });
+		} else if (toolResult && block?.type === "text" && typeof block.text === "string") {
+			const hash = parseBlobRef(block.text);
+			if (hash) uses.push({ hash, block: "text" });
+		}
 	}
-	return hashes;
+	return uses;
 }
 
 function describeError(error: unknown): string {
@@ -74,7 +85,7 @@ interface PassState {
 	/** id → every line that carries it as a loadable entry (first one kept). */
 	idLines: Map<string, number[]>;
 	nodes: TreeNode[];
-	blobRefs: { hash: string; line: number }[];
+	blobRefs: (BlobUse & { line: number })[];
 	/** Lines whose text holds U+FFFD: their bytes are checked after the pass (the text alone cannot tell). */
 	suspects: Utf8Suspect[];
 }
@@ -135,7 +146,7 @@ function checkEntryLine(state: PassState, text: string, line: number, start: num
 		state.idLines.set(entry.id, [line]);
 		state.nodes.push({ id: entry.id, parentId: typeof entry.parentId === "string" ? entry.parentId : null, line });
 	}
-	for (const hash of blobRefsOf(entry)) state.blobRefs.push({ hash, line });
+	for (const use of blobRefsOf(entry)) state.blobRefs.push({ ...use, line });
 }
 
 function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
@@ -144,7 +155,7 @@ function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
 	findings.push(...checkTree(state.nodes));
 	const known = new Map<string, boolean>();
 	const reported = new Set<string>();
-	for (const { hash, line } of state.blobRefs) {
+	for (const { hash, line, block } of state.blobRefs) {
 		let present = known.get(hash);
 		if (present === undefined) {
 			present = hasBlob(hash);
@@ -153,7 +164,9 @@ function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
 		const key = `${hash}:${line}`;
 		if (present || reported.has(key)) continue;
 		reported.add(key);
-		findings.push({ kind: "unresolved-blob", hash, line });
+		findings.push(
+			block === "text" ? { kind: "unresolved-blob", hash, line, block } : { kind: "unresolved-blob", hash, line },
+		);
 	}
 	return findings;
 }

@@ -53,7 +53,7 @@ export function describeFinding(finding: Finding): string {
 		case "cycle":
 			return `parent links loop: ${ids(finding.ids)}`;
 		case "unresolved-blob":
-			return `image blob ${finding.hash.slice(0, 12)}… is missing from the blob store`;
+			return `${finding.block === "text" ? "tool result text" : "image"} blob ${finding.hash.slice(0, 12)}… is missing from the blob store`;
 		case "oversized-line":
 			return `line is ${(finding.bytes / MB).toFixed(1)} MB`;
 		case "invalid-utf8":

@@ -18,8 +18,8 @@ export type Finding =
 	| { kind: "orphan"; id: string; line: number; parentId: string }
 	/** Parent links that loop: these entries are unreachable from any root. */
 	| { kind: "cycle"; ids: string[] }
-	/** An image `blob:sha256:<hash>` whose blob is missing from the blob store. */
-	| { kind: "unresolved-blob"; hash: string; line: number }
+	/** A `blob:sha256:<hash>` whose blob is missing from the blob store: an image's, or (`block: "text"`) a tool result text's. */
+	| { kind: "unresolved-blob"; hash: string; line: number; block?: "text" }
 	/** A line far larger than anything xcsh writes (strings are cut at 500,000 characters). */
 	| { kind: "oversized-line"; line: number; bytes: number }
 	/** Bytes that are not UTF-8: they load as U+FFFD, and a later rewrite would keep only that. */

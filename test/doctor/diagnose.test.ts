@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OVERSIZED_LINE_BYTES } from "../../source/doctor/analyze.js";
+import { describeFinding } from "../../source/doctor/describe.js";
 import { diagnoseSessionFile, listSessionFiles } from "../../source/doctor/diagnose.js";
 import { type Finding, type FindingKind, severityOf } from "../../source/doctor/findings.js";
 import { tooLongLine } from "../../source/session/session-lines.js";
@@ -145,6 +146,33 @@ describe("diagnoseSessionFile", () => {
 		mkdirSync(blobs, { recursive: true });
 		writeFileSync(join(blobs, HASH), "png");
 		expect((await diagnoseSessionFile(crafted)).findings).toEqual([]);
+	});
+
+	it("reports tool result text blobs missing from the blob store", async () => {
+		const line = JSON.stringify({
+			type: "message",
+			id: "t",
+			parentId: null,
+			timestamp: "2026-02-16T10:21:00.000Z",
+			message: {
+				role: "toolResult",
+				toolCallId: "c",
+				toolName: "read",
+				content: [{ type: "text", text: `blob:sha256:${HASH}` }],
+				isError: false,
+				timestamp: 1,
+			},
+		});
+		const file = write("text-blob.jsonl", [headerLine(), line]);
+		const report = await diagnoseSessionFile(file);
+		expect(report.findings).toEqual([{ kind: "unresolved-blob", hash: HASH, line: 2, block: "text" }]);
+		expect(describeFinding(report.findings[0]!)).toBe(
+			`tool result text blob ${HASH.slice(0, 12)}… is missing from the blob store`,
+		);
+		const blobs = join(tmp.agentDir, "blobs");
+		mkdirSync(blobs, { recursive: true });
+		writeFileSync(join(blobs, HASH), "the text");
+		expect((await diagnoseSessionFile(file)).findings).toEqual([]);
 	});
 
 	it("reports oversized lines", async () => {
