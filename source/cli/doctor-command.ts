@@ -22,10 +22,13 @@ export interface DoctorFlags {
 	json: boolean;
 	/** Break the session's lock instead of checking it. */
 	unlock?: boolean;
+	/** Move big tool results and images of the session to the blob store. */
+	slim?: boolean;
 }
 
 /** Printed (exit 2) when the arguments make no sense. */
-const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
+const DOCTOR_USAGE =
+	"Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl> | --slim <session.jsonl>";
 
 /** The table shows this many findings per file; --json has them all. */
 const MAX_ROWS = 20;
@@ -162,6 +165,19 @@ async function checkFile(file: string, fix: boolean): Promise<Checked> {
  */
 export async function runDoctorCommand(args: readonly string[], flags: DoctorFlags, io: CliIo): Promise<number> {
 	const [arg] = args;
+	if (flags.slim) {
+		if (flags.all || flags.fix || flags.json || flags.unlock || args.length !== 1 || arg === undefined) {
+			io.stderr(`${DOCTOR_USAGE}\n`);
+			return 2;
+		}
+		const target = singleTarget(arg, io.cwd);
+		if ("error" in target) {
+			io.stderr(`${safeLine(target.error)}\n`);
+			return 1;
+		}
+		const { runSlimCommand } = await import("./slim-command.js");
+		return runSlimCommand(target.path, io);
+	}
 	if (flags.unlock) {
 		if (flags.all || flags.fix || flags.json || args.length !== 1 || arg === undefined) {
 			io.stderr(`${DOCTOR_USAGE}\n`);

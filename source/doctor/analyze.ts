@@ -5,6 +5,7 @@ import { tooLongLine } from "../session/session-lines.js";
 import type { Finding, HeaderCheck } from "./findings.js";
 import { declaresVersion, type HeaderEdit, type HeaderLine, inspectHeader } from "./header-check.js";
 import { type ChunkedFile, type ReadLimits, withChunkedFile } from "./session-reader.js";
+import { measureSlimmable, noSlimCount, type SlimCount } from "./slim-blocks.js";
 import { checkTree, type TreeNode } from "./tree-check.js";
 
 /** Lines above this many bytes are reported: xcsh cuts strings at 500,000 characters, so it never writes one. */
@@ -30,6 +31,10 @@ export interface SessionAnalysis {
 	quarantine: QuarantineItem[];
 	/** What `--fix` changes before and in the header line (a BOM, blank lines, a damaged version). */
 	headerEdits: HeaderEdit[];
+	/** The file's size when the pass began (the pass reads exactly that many bytes). */
+	size: number;
+	/** What `--slim` would move to the blob store. */
+	slimmable: SlimCount;
 }
 
 /** Lets the analysis ask whether a blob exists without knowing where blobs live. */
@@ -88,6 +93,7 @@ interface PassState {
 	blobRefs: (BlobUse & { line: number })[];
 	/** Lines whose text holds U+FFFD: their bytes are checked after the pass (the text alone cannot tell). */
 	suspects: Utf8Suspect[];
+	slimmable: SlimCount;
 }
 
 /** A line that may hold bytes that are not UTF-8, and where its finding goes if it does. */
@@ -147,6 +153,7 @@ function checkEntryLine(state: PassState, text: string, line: number, start: num
 		state.nodes.push({ id: entry.id, parentId: typeof entry.parentId === "string" ? entry.parentId : null, line });
 	}
 	for (const use of blobRefsOf(entry)) state.blobRefs.push({ ...use, line });
+	measureSlimmable(entry, state.slimmable);
 }
 
 function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
@@ -261,15 +268,15 @@ async function confirmInvalidUtf8(file: ChunkedFile, state: PassState): Promise<
 	}
 }
 
-const INVALID_EMPTY: SessionAnalysis = {
-	header: { valid: false, reason: "empty" },
-	findings: [],
-	quarantine: [],
-	headerEdits: [],
-};
-
-function invalidAnalysis(reason: string): SessionAnalysis {
-	return { header: { valid: false, reason }, findings: [], quarantine: [], headerEdits: [] };
+function invalidAnalysis(reason: string, size: number): SessionAnalysis {
+	return {
+		header: { valid: false, reason },
+		findings: [],
+		quarantine: [],
+		headerEdits: [],
+		size,
+		slimmable: noSlimCount(),
+	};
 }
 
 /**
@@ -278,12 +285,12 @@ function invalidAnalysis(reason: string): SessionAnalysis {
  */
 export async function analyzeChunkedFile(file: ChunkedFile, hasBlob: HasBlob): Promise<SessionAnalysis> {
 	const prelude = await readPrelude(file);
-	if (prelude.headerTooLong) return invalidAnalysis("first line is not valid JSON");
+	if (prelude.headerTooLong) return invalidAnalysis("first line is not valid JSON", file.size);
 	const headerLine = prelude.header;
-	if (!headerLine) return INVALID_EMPTY;
+	if (!headerLine) return invalidAnalysis("empty", file.size);
 	const inspected = inspectHeader(headerLine, prelude);
 	// The loader refuses a file without a header outright: its lines mean nothing on their own.
-	if (!inspected.check.valid) return invalidAnalysis(inspected.check.reason ?? "invalid header");
+	if (!inspected.check.valid) return invalidAnalysis(inspected.check.reason ?? "invalid header", file.size);
 	const state: PassState = {
 		header: inspected.check,
 		headerEdits: inspected.edits,
@@ -294,6 +301,7 @@ export async function analyzeChunkedFile(file: ChunkedFile, hasBlob: HasBlob): P
 		nodes: [],
 		blobRefs: [],
 		suspects: [],
+		slimmable: noSlimCount(),
 	};
 	const headerEnd = headerLine.offset + headerLine.length;
 	if (headerEnd === file.size) state.findings.push({ kind: "missing-final-newline" });
@@ -311,6 +319,8 @@ export async function analyzeChunkedFile(file: ChunkedFile, hasBlob: HasBlob): P
 		findings: [...state.findings, ...structuralFindings(state, hasBlob)],
 		quarantine: state.quarantine,
 		headerEdits: state.headerEdits,
+		size: file.size,
+		slimmable: state.slimmable,
 	};
 }
 

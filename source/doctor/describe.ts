@@ -1,11 +1,14 @@
 import type { Finding } from "./findings.js";
 
 const MB = 1024 * 1024;
+const GB = 1024 * MB;
 
-function sizeOf(bytes: number): string {
+/** A size for people: "812 B", "12.3 KB", "612.4 MB", "5.1 GB". */
+export function sizeOf(bytes: number): string {
 	if (bytes < 1024) return `${bytes} B`;
 	if (bytes < MB) return `${(bytes / 1024).toFixed(1)} KB`;
-	return `${(bytes / MB).toFixed(1)} MB`;
+	if (bytes < GB) return `${(bytes / MB).toFixed(1)} MB`;
+	return `${(bytes / GB).toFixed(1)} GB`;
 }
 
 function ids(list: readonly string[], max = 5): string {

@@ -13,6 +13,11 @@ export interface ReadLimits {
 	chunkBytes?: number;
 }
 
+/** Where a scan starts, and what runs before each chunk is read. */
+export interface ScanFrom extends Pick<LineScanOptions, "from" | "firstLineNumber"> {
+	beforeRead?: () => Promise<void>;
+}
+
 /** A file open for reading in chunks, never as a whole. */
 export class ChunkedFile {
 	readonly #handle: FileHandle;
@@ -53,20 +58,28 @@ export class ChunkedFile {
 
 	/**
 	 * Calls `onLine` for each line from `from` (a line boundary) on; `onLine` returning false stops the
-	 * scan after the current chunk.
+	 * scan after the current chunk. `beforeRead` runs between chunks, when the lines read so far were
+	 * all reported: a writer can drain what they queued, so memory stays at a chunk's worth.
 	 */
-	scan(
-		onLine: (line: ScannedLine) => boolean | undefined,
-		from: Pick<LineScanOptions, "from" | "firstLineNumber"> = {},
-	): Promise<LineScanEnd> {
+	scan(onLine: (line: ScannedLine) => boolean | undefined, from: ScanFrom = {}): Promise<LineScanEnd> {
 		let stopped = false;
+		const { beforeRead } = from;
 		return scanLines(
-			(position, length) => (stopped ? Promise.resolve(Buffer.alloc(0)) : this.#readChunk(position, length)),
+			async (position, length) => {
+				if (stopped) return Buffer.alloc(0);
+				if (beforeRead) await beforeRead();
+				return this.#readChunk(position, length);
+			},
 			this.size,
 			(line) => {
 				if (!stopped && onLine(line) === false) stopped = true;
 			},
-			{ ...from, maxLineBytes: this.#limits.maxLineBytes, chunkBytes: this.#limits.chunkBytes },
+			{
+				from: from.from,
+				firstLineNumber: from.firstLineNumber,
+				maxLineBytes: this.#limits.maxLineBytes,
+				chunkBytes: this.#limits.chunkBytes,
+			},
 		);
 	}
 

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { entryLine, headerLine } from "./craft.js";
+import { messageLine, toolResult } from "./slim-craft.js";
 
 const BIN = resolve(import.meta.dirname, "../../bin/xcsh.js");
 const REPORT_RSS = resolve(import.meta.dirname, "report-rss.mjs");
@@ -17,10 +18,16 @@ export interface BigSession {
 }
 
 /**
- * Writes a v3 session of about `targetBytes`: a chain of custom entries with `lineBytes` of text each and
+ * Writes a v3 session of about `targetBytes`: a chain of custom entries (or tool results, each text its
+ * own) with `lineBytes` of text each and
  * one unparseable line in the middle, written a batch at a time so the test itself stays small.
  */
-export function writeBigSession(path: string, targetBytes: number, lineBytes = 100_000): BigSession {
+export function writeBigSession(
+	path: string,
+	targetBytes: number,
+	lineBytes = 100_000,
+	kind: "custom" | "toolResult" = "custom",
+): BigSession {
 	const filler = "x".repeat(lineBytes);
 	const count = Math.ceil(targetBytes / lineBytes);
 	const fd = openSync(path, "w");
@@ -39,7 +46,11 @@ export function writeBigSession(path: string, targetBytes: number, lineBytes = 1
 			badLine = ++line;
 		}
 		const id = `e${i}`;
-		write(`${entryLine(id, parent, { text: filler })}\n`);
+		const text =
+			kind === "custom"
+				? entryLine(id, parent, { text: filler })
+				: messageLine(id, parent, toolResult([{ type: "text", text: `${id}: ${filler}` }], i));
+		write(`${text}\n`);
 		line++;
 		parent = id;
 	}

@@ -39,4 +39,26 @@ describe("xcsh doctor on a session far bigger than its memory bound", () => {
 		expect(statSync(big.path).size).toBe(big.size - "{this line is not JSON\n".length);
 		expect(readFileSync(`${big.path}.quarantine.jsonl`, "utf8")).toContain('"text":"{this line is not JSON"');
 	}, 120_000);
+
+	it("slims a ~300 MB session of 200 KB tool results with a peak RSS under 200 MB", () => {
+		const big = writeBigSession(join(projectDir(tmp.agentDir), "big.jsonl"), 300 * MB, 200_000, "toolResult");
+		const opts = { agentDir: tmp.agentDir, cwd: tmp.root };
+		const slimmed = runCliMeasured(["doctor", "--slim", big.path], opts);
+		expect(slimmed.stderr).toBe("");
+		const after = statSync(big.path).size;
+		expect(after).toBeLessThan(big.size / 100);
+		expect(slimmed.stdout).toBe(
+			`Slimmed ${big.path}: ${(big.size / MB).toFixed(1)} MB → ${(after / 1024).toFixed(1)} KB (${big.entries.toLocaleString("en-US")} tool results moved to the blob store; backup: ${big.path}.bak)\n`,
+		);
+		expect(slimmed.status).toBe(0);
+		console.log(
+			`doctor --slim: ${(big.size / MB).toFixed(0)} MB file, peak RSS ${(slimmed.maxRssBytes / MB).toFixed(1)} MB`,
+		);
+		expect(slimmed.maxRssBytes).toBeLessThan(RSS_BOUND);
+		expect(statSync(`${big.path}.bak`).size).toBe(big.size);
+		// Every blob is there: the only finding left is the line that was never JSON.
+		const checked = runCliMeasured(["doctor", big.path, "--json"], opts);
+		const report = JSON.parse(checked.stdout) as { files: { findings: { kind: string; line?: number }[] }[] };
+		expect(report.files[0]!.findings.map((f) => [f.kind, f.line])).toEqual([["unparseable-line", big.badLine]]);
+	}, 120_000);
 });

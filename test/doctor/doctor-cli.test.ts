@@ -5,7 +5,8 @@ import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { entryLine, fingerprint, headerLine, writeSession } from "./craft.js";
 
-const USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>\n";
+const USAGE =
+	"Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl> | --slim <session.jsonl>\n";
 
 interface JsonReport {
 	files: {
