@@ -9,6 +9,7 @@ import {
 	type SessionDiagnosis,
 	type Severity,
 	severityOf,
+	slimWorthwhile,
 } from "../doctor/findings.js";
 import { type RepairResult, repairSessionFile } from "../doctor/repair.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
@@ -105,6 +106,8 @@ function repairLines(repair: RepairResult): string[] {
 function renderTable(checked: readonly Checked[]): string {
 	const blocks = checked.map(({ diagnosis, repair }) => {
 		const lines = [`${diagnosis.path}  ${statusOf(diagnosis)}`, ...findingRows(diagnosis.findings)];
+		const large = diagnosis.findings.find((f) => f.kind === "large-session");
+		if (large && slimWorthwhile(large)) lines.push(`  try: xcsh doctor --slim ${diagnosis.path}`);
 		if (repair) lines.push(...repairLines(repair));
 		// Paths, parser messages and lock holders come from files: never raw to the terminal.
 		return lines.map(safeLine).join("\n");

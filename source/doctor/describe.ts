@@ -1,4 +1,4 @@
-import type { Finding } from "./findings.js";
+import { type Finding, slimWorthwhile } from "./findings.js";
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -36,6 +36,7 @@ export function findingLocation(finding: Finding): string {
 		case "needs-migration":
 		case "malformed-version":
 		case "header-prefix":
+		case "large-session":
 			return "";
 	}
 }
@@ -73,6 +74,12 @@ export function describeFinding(finding: Finding): string {
 			return `format v${finding.version}: migrated to v3 (with a backup) when next opened`;
 		case "malformed-version":
 			return `the header's version is ${finding.value}, not a number: the session opens read-only until --fix sets it`;
+		case "large-session": {
+			const over = `${sizeOf(finding.bytes)}, over the ${sizeOf(finding.threshold)} above which a session opens with its big entries left on disk`;
+			return slimWorthwhile(finding)
+				? `${over}; --slim would move ${sizeOf(finding.slimmableBytes)} of tool results and images to the blob store`
+				: over;
+		}
 		case "header-prefix":
 			return `${[finding.bom ? "a byte order mark" : "", finding.blankLines > 0 ? `${finding.blankLines} blank line${finding.blankLines === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ")} before the header (read fine; --fix removes ${finding.bom && finding.blankLines > 0 ? "them" : "it"})`;
 	}

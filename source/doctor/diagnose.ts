@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
+import { lazyThreshold } from "../session/session-open.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { findStaleTemps } from "../session/stale-temps.js";
 import { analyzeSessionFile, type HasBlob, type SessionAnalysis } from "./analyze.js";
@@ -11,6 +12,8 @@ import type { ReadLimits } from "./session-reader.js";
 /** Where to look for blobs (default `<agentDir>/blobs`), and how to read. */
 export interface DiagnoseOptions extends ReadLimits {
 	blobsDir?: string;
+	/** Sessions above this size are reported as large (default: the size above which they open lazily). */
+	lazyAboveBytes?: number;
 }
 
 /** Quarantine files end in `.jsonl` too, but hold repaired-away lines, not a session. */
@@ -21,12 +24,16 @@ export function blobDirLookup(blobsDir: string): HasBlob {
 	return (hash) => existsSync(join(blobsDir, hash));
 }
 
-/** The analysis plus the lock, as the report. */
-export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDiagnosis {
+/** The analysis plus the lock, the stale temps and the size, as the report. */
+export function toDiagnosis(path: string, analysis: SessionAnalysis, options: DiagnoseOptions = {}): SessionDiagnosis {
 	const findings = [...analysis.findings];
 	const lock = lockFinding(inspectLock(path));
 	if (lock) findings.push(lock);
 	for (const temp of findStaleTemps(path)) findings.push({ kind: "stale-temp", ...temp });
+	const threshold = lazyThreshold(options.lazyAboveBytes);
+	if (analysis.header.valid && analysis.size > threshold) {
+		findings.push({ kind: "large-session", bytes: analysis.size, threshold, slimmableBytes: analysis.slimmable.bytes });
+	}
 	return { path, ok: isDiagnosisOk(analysis.header, findings), header: analysis.header, findings };
 }
 
@@ -36,7 +43,7 @@ export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDia
  */
 export async function diagnoseSessionFile(path: string, options: DiagnoseOptions = {}): Promise<SessionDiagnosis> {
 	const analysis = await analyzeSessionFile(path, blobDirLookup(options.blobsDir ?? getBlobsDir()), options);
-	return toDiagnosis(path, analysis);
+	return toDiagnosis(path, analysis, options);
 }
 
 /** Every session file under `<agentDir>/sessions/*\/`, sorted (quarantine files excluded). */

@@ -224,7 +224,7 @@ async function rewrite(
  */
 export async function repairSessionFile(path: string, options: DiagnoseOptions = {}): Promise<RepairResult> {
 	const hasBlob = blobDirLookup(options.blobsDir ?? getBlobsDir());
-	const diagnose = async () => toDiagnosis(path, await analyzeSessionFile(path, hasBlob, options));
+	const diagnose = async () => toDiagnosis(path, await analyzeSessionFile(path, hasBlob, options), options);
 	const found = inspectLock(path);
 	const before = await diagnose();
 	if (found.kind === "live") {

@@ -23,6 +23,8 @@ describe("xcsh doctor on a session far bigger than its memory bound", () => {
 		const report = JSON.parse(checked.stdout) as { files: { findings: { kind: string; line?: number }[] }[] };
 		expect(report.files[0]!.findings).toEqual([
 			{ severity: "error", kind: "unparseable-line", line: big.badLine, message: expect.any(String) },
+			// Custom entries: nothing --slim could move.
+			{ severity: "info", kind: "large-session", bytes: big.size, threshold: 64 * MB, slimmableBytes: 0 },
 		]);
 		console.log(`doctor: ${(big.size / MB).toFixed(0)} MB file, peak RSS ${(checked.maxRssBytes / MB).toFixed(1)} MB`);
 		expect(checked.maxRssBytes).toBeLessThan(RSS_BOUND);

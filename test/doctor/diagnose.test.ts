@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ import {
 	projectDir,
 	writeSession,
 } from "./craft.js";
+import { bigText, inlineImage, messageLine, toolResult } from "./slim-craft.js";
 
 const HASH = "ab".repeat(32);
 
@@ -195,6 +196,32 @@ describe("diagnoseSessionFile", () => {
 		});
 		// The same line under the real limit is an ordinary entry.
 		expect((await diagnoseSessionFile(file)).findings).toEqual([]);
+	});
+
+	it("reports a session over the lazy threshold with what --slim would move", async () => {
+		const text = bigText(40_000, 1);
+		const image = inlineImage(3000, 2);
+		const file = write("large.jsonl", [
+			headerLine(),
+			messageLine("r1", null, toolResult([{ type: "text", text }, image], 1)),
+			messageLine("r2", "r1", toolResult([{ type: "text", text: "short" }], 2)),
+		]);
+		const bytes = statSync(file).size;
+		const slimmableBytes = Buffer.byteLength(text) + (image.data as string).length;
+		const report = await diagnoseSessionFile(file, { lazyAboveBytes: 10_000 });
+		expect(report.findings).toEqual([{ kind: "large-session", bytes, threshold: 10_000, slimmableBytes }]);
+		expect(report.ok).toBe(true);
+		expect(severityOf(report.findings[0]!)).toBe("info");
+		expect(describeFinding(report.findings[0]!)).toMatch(/; --slim would move [\d.]+ KB of tool results and images/);
+		// At the threshold, not over it: nothing to say.
+		expect((await diagnoseSessionFile(file, { lazyAboveBytes: bytes })).findings).toEqual([]);
+		// Over it, but made of what stays: no suggestion.
+		const plain = write("plain.jsonl", [headerLine(), entryLine("a", null, { text: "z".repeat(20_000) })]);
+		const [finding] = (await diagnoseSessionFile(plain, { lazyAboveBytes: 10_000 })).findings;
+		expect(finding).toMatchObject({ kind: "large-session", slimmableBytes: 0 });
+		expect(describeFinding(finding!)).toBe(
+			`${(statSync(plain).size / 1024).toFixed(1)} KB, over the 9.8 KB above which a session opens with its big entries left on disk`,
+		);
 	});
 
 	it("reports stale and live locks (read, never removed)", async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCli, runCliAsync } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { fingerprint, headerLine, writeSession } from "./craft.js";
 import { bigText, inlineImage, messageLine, toolResult, userLine } from "./slim-craft.js";
@@ -105,5 +105,28 @@ describe("xcsh doctor --slim", () => {
 			stdout: "",
 			stderr: `File not found: ${missing}\n`,
 		});
+	});
+
+	it("doctor lists sessions over the threshold with their size, and suggests --slim where it pays", async () => {
+		const worth = writeSession(tmp.agentDir, "worth.jsonl", [
+			headerLine(),
+			userLine("u", null, "go"),
+			messageLine("r1", "u", toolResult([{ type: "text", text: bigText(40_000, 1) }], 1)),
+		]);
+		const plain = writeSession(tmp.agentDir, "plain.jsonl", [headerLine(), userLine("u", null, "x".repeat(20_000))]);
+		const small = writeSession(tmp.agentDir, "small.jsonl", [headerLine(), userLine("u", null, "hi")]);
+		const env = { XCSH_LAZY_ABOVE_BYTES: "10000" };
+		const result = await runCliAsync(["doctor", "--all"], { agentDir: tmp.agentDir, cwd: tmp.root, env });
+		expect(result.status).toBe(0);
+		const worthSize = size(statSync(worth).size);
+		const moved = size(Buffer.byteLength(bigText(40_000, 1)));
+		const over = "over the 9.8 KB above which a session opens with its big entries left on disk";
+		expect(result.stdout).toContain(
+			`${worth}  ok\n    info  large-session  ${worthSize}, ${over}; --slim would move ${moved} of tool results and images to the blob store\n  try: xcsh doctor --slim ${worth}\n`,
+		);
+		expect(result.stdout).toContain(`${plain}  ok\n    info  large-session  ${size(statSync(plain).size)}, ${over}\n`);
+		expect(result.stdout).toContain(`${small}  ok\n`);
+		expect(result.stdout).not.toContain(`xcsh doctor --slim ${plain}`);
+		expect(result.stdout.endsWith("\n3 files checked, 0 with problems, 0 repaired\n")).toBe(true);
 	});
 });
