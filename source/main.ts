@@ -13,6 +13,7 @@ const HELP = `
     $ xcsh sessions info <session.jsonl | id>   Show what a session file holds (read-only)
     $ xcsh sessions purge --older-than 30d      Permanently delete trash items older than 30d (12h, 90m, …)
     $ xcsh doctor <session.jsonl> | --all       Check session files for damage (read-only; --fix repairs)
+    $ xcsh doctor --slim <session.jsonl>        Move big tool results and images to the blob store (with a .bak)
     $ xcsh history [query] [--limit N]          Recent prompts, or search them
     $ xcsh search <words…> [--all] [--json]     Search the text of past sessions (this project, or --all)
                                                 --role user|assistant|tool, --since/--until <when>
@@ -41,6 +42,7 @@ const HELP = `
     --since <when>       search: entries from then on: 2026-11-01 (that day's start), an ISO time, or 30m/12h/7d/2w ago
     --until <when>       search: entries up to then: 2026-11-01 (that day's end), an ISO time, or 30m/12h/7d/2w ago
     --fix                doctor: back up, quarantine bad lines, rewrite atomically, remove stale locks
+    --slim               doctor --slim <session.jsonl>: tool result texts of 32 KB or more and inline images go to the blob store
     --unlock             doctor --unlock <session.jsonl>: break a lock of another host or a dead process (never a running xcsh here)
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --help               Show this help
@@ -70,6 +72,7 @@ const FLAGS = {
 	limit: { type: "number", default: 20 },
 	fix: { type: "boolean", default: false },
 	unlock: { type: "boolean", default: false },
+	slim: { type: "boolean", default: false },
 	olderThan: { type: "string" },
 	role: { type: "string" },
 	since: { type: "string" },
@@ -205,7 +208,8 @@ async function main(): Promise<number> {
 		case "doctor": {
 			const { runDoctorCommand } = await import("./cli/doctor-command.js");
 			setLogSink(stderrSink);
-			return runDoctorCommand(args, { all: flags.all, fix: flags.fix, json: flags.json, unlock: flags.unlock }, io);
+			const { all, fix, json, unlock, slim } = flags;
+			return runDoctorCommand(args, { all, fix, json, unlock, slim }, io);
 		}
 		case "search": {
 			const { runSearchCommand } = await import("./cli/search-command.js");

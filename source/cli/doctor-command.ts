@@ -9,6 +9,7 @@ import {
 	type SessionDiagnosis,
 	type Severity,
 	severityOf,
+	slimWorthwhile,
 } from "../doctor/findings.js";
 import { type RepairResult, repairSessionFile } from "../doctor/repair.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
@@ -22,10 +23,13 @@ export interface DoctorFlags {
 	json: boolean;
 	/** Break the session's lock instead of checking it. */
 	unlock?: boolean;
+	/** Move big tool results and images of the session to the blob store. */
+	slim?: boolean;
 }
 
 /** Printed (exit 2) when the arguments make no sense. */
-const DOCTOR_USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>";
+const DOCTOR_USAGE =
+	"Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl> | --slim <session.jsonl>";
 
 /** The table shows this many findings per file; --json has them all. */
 const MAX_ROWS = 20;
@@ -81,7 +85,10 @@ function repairLines(repair: RepairResult): string[] {
 			break;
 		}
 		case "unchanged":
-			if (!repair.after.ok) lines.push("not repaired: orphans, cycles and missing blobs cannot be fixed automatically");
+			if (!repair.after.ok)
+				lines.push(
+					"not repaired: orphans, cycles, missing blobs and lines too long to read cannot be fixed automatically",
+				);
 			break;
 		case "not-a-session":
 			lines.push("not repaired: not a session file, left as it is");
@@ -99,6 +106,8 @@ function repairLines(repair: RepairResult): string[] {
 function renderTable(checked: readonly Checked[]): string {
 	const blocks = checked.map(({ diagnosis, repair }) => {
 		const lines = [`${diagnosis.path}  ${statusOf(diagnosis)}`, ...findingRows(diagnosis.findings)];
+		const large = diagnosis.findings.find((f) => f.kind === "large-session");
+		if (large && slimWorthwhile(large)) lines.push(`  try: xcsh doctor --slim ${diagnosis.path}`);
 		if (repair) lines.push(...repairLines(repair));
 		// Paths, parser messages and lock holders come from files: never raw to the terminal.
 		return lines.map(safeLine).join("\n");
@@ -159,6 +168,19 @@ async function checkFile(file: string, fix: boolean): Promise<Checked> {
  */
 export async function runDoctorCommand(args: readonly string[], flags: DoctorFlags, io: CliIo): Promise<number> {
 	const [arg] = args;
+	if (flags.slim) {
+		if (flags.all || flags.fix || flags.json || flags.unlock || args.length !== 1 || arg === undefined) {
+			io.stderr(`${DOCTOR_USAGE}\n`);
+			return 2;
+		}
+		const target = singleTarget(arg, io.cwd);
+		if ("error" in target) {
+			io.stderr(`${safeLine(target.error)}\n`);
+			return 1;
+		}
+		const { runSlimCommand } = await import("./slim-command.js");
+		return runSlimCommand(target.path, io);
+	}
 	if (flags.unlock) {
 		if (flags.all || flags.fix || flags.json || args.length !== 1 || arg === undefined) {
 			io.stderr(`${DOCTOR_USAGE}\n`);

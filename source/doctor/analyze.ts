@@ -1,13 +1,15 @@
 import { isUtf8 } from "node:buffer";
 import { parseBlobRef } from "../session/blob-store.js";
+import type { ScannedLine } from "../session/line-scan.js";
+import { tooLongLine } from "../session/session-lines.js";
 import type { Finding, HeaderCheck } from "./findings.js";
-import { type HeaderEdit, inspectHeader } from "./header-check.js";
+import { declaresVersion, type HeaderEdit, type HeaderLine, inspectHeader } from "./header-check.js";
+import { type ChunkedFile, type ReadLimits, withChunkedFile } from "./session-reader.js";
+import { measureSlimmable, noSlimCount, type SlimCount } from "./slim-blocks.js";
 import { checkTree, type TreeNode } from "./tree-check.js";
 
 /** Lines above this many bytes are reported: xcsh cuts strings at 500,000 characters, so it never writes one. */
 export const OVERSIZED_LINE_BYTES = 10 * 1024 * 1024;
-
-const NEWLINE = 0x0a;
 
 import { MESSAGE_WITHOUT_MESSAGE } from "../session/session-loader.js";
 
@@ -29,6 +31,10 @@ export interface SessionAnalysis {
 	quarantine: QuarantineItem[];
 	/** What `--fix` changes before and in the header line (a BOM, blank lines, a damaged version). */
 	headerEdits: HeaderEdit[];
+	/** The file's size when the pass began (the pass reads exactly that many bytes). */
+	size: number;
+	/** What `--slim` would move to the blob store. */
+	slimmable: SlimCount;
 }
 
 /** Lets the analysis ask whether a blob exists without knowing where blobs live. */
@@ -39,24 +45,35 @@ interface Entry {
 	id?: unknown;
 	parentId?: unknown;
 	content?: unknown;
-	message?: { content?: unknown } | null;
+	message?: { role?: unknown; content?: unknown } | null;
 }
 
-/** Blob hashes of the image blocks the loader resolves (message and custom_message content). */
-function blobRefsOf(entry: Entry): string[] {
+/** A blob the loader resolves: an image's data, or a tool result text's. */
+interface BlobUse {
+	hash: string;
+	block: "image" | "text";
+}
+
+/** Blob hashes the loader resolves: image blocks of message / custom_message content, toolResult texts. */
+function blobRefsOf(entry: Entry): BlobUse[] {
 	let content: unknown;
 	if (entry.type === "custom_message") content = entry.content;
 	else if (entry.type === "message" && typeof entry.message === "object" && entry.message !== null) {
 		content = entry.message.content;
 	}
 	if (!Array.isArray(content)) return [];
-	const hashes: string[] = [];
-	for (const block of content as { type?: unknown; data?: unknown }[]) {
-		if (block?.type !== "image" || typeof block.data !== "string") continue;
-		const hash = parseBlobRef(block.data);
-		if (hash) hashes.push(hash);
+	const toolResult = entry.type === "message" && entry.message?.role === "toolResult";
+	const uses: BlobUse[] = [];
+	for (const block of content as { type?: unknown; data?: unknown; text?: unknown }[]) {
+		if (block?.type === "image" && typeof block.data === "string") {
+			const hash = parseBlobRef(block.data);
+			if (hash) uses.push({ hash, block: "image" });
+		} else if (toolResult && block?.type === "text" && typeof block.text === "string") {
+			const hash = parseBlobRef(block.text);
+			if (hash) uses.push({ hash, block: "text" });
+		}
 	}
-	return hashes;
+	return uses;
 }
 
 function describeError(error: unknown): string {
@@ -73,7 +90,19 @@ interface PassState {
 	/** id → every line that carries it as a loadable entry (first one kept). */
 	idLines: Map<string, number[]>;
 	nodes: TreeNode[];
-	blobRefs: { hash: string; line: number }[];
+	blobRefs: (BlobUse & { line: number })[];
+	/** Lines whose text holds U+FFFD: their bytes are checked after the pass (the text alone cannot tell). */
+	suspects: Utf8Suspect[];
+	slimmable: SlimCount;
+}
+
+/** A line that may hold bytes that are not UTF-8, and where its finding goes if it does. */
+interface Utf8Suspect {
+	line: number;
+	offset: number;
+	length: number;
+	/** Index in `findings` the finding is inserted at, to keep the findings in line order. */
+	at: number;
 }
 
 function quarantineLine(state: PassState, line: number, start: number, end: number, reason: string): void {
@@ -123,16 +152,8 @@ function checkEntryLine(state: PassState, text: string, line: number, start: num
 		state.idLines.set(entry.id, [line]);
 		state.nodes.push({ id: entry.id, parentId: typeof entry.parentId === "string" ? entry.parentId : null, line });
 	}
-	for (const hash of blobRefsOf(entry)) state.blobRefs.push({ hash, line });
-}
-
-function decodeLine(bytes: Buffer, start: number, end: number): string | Error {
-	try {
-		return bytes.toString("utf8", start, end);
-	} catch (error) {
-		// A line past V8's string limit (~512 MB) cannot even be decoded.
-		return error instanceof Error ? error : new Error(String(error));
-	}
+	for (const use of blobRefsOf(entry)) state.blobRefs.push({ ...use, line });
+	measureSlimmable(entry, state.slimmable);
 }
 
 function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
@@ -141,7 +162,7 @@ function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
 	findings.push(...checkTree(state.nodes));
 	const known = new Map<string, boolean>();
 	const reported = new Set<string>();
-	for (const { hash, line } of state.blobRefs) {
+	for (const { hash, line, block } of state.blobRefs) {
 		let present = known.get(hash);
 		if (present === undefined) {
 			present = hasBlob(hash);
@@ -150,71 +171,160 @@ function structuralFindings(state: PassState, hasBlob: HasBlob): Finding[] {
 		const key = `${hash}:${line}`;
 		if (present || reported.has(key)) continue;
 		reported.add(key);
-		findings.push({ kind: "unresolved-blob", hash, line });
+		findings.push(
+			block === "text" ? { kind: "unresolved-blob", hash, line, block } : { kind: "unresolved-blob", hash, line },
+		);
 	}
 	return findings;
 }
 
+/** The first non-blank line and what the rest of the file says about it. */
+interface Prelude {
+	header: HeaderLine | undefined;
+	/** The header line's text was too long to decode. */
+	headerTooLong: boolean;
+	bom: boolean;
+	entriesCarryIds: boolean;
+	hookMessages: boolean;
+}
+
+const HOOK_MESSAGE = '"role":"hookMessage"';
+
+function carriesId(text: string): boolean {
+	try {
+		const value = JSON.parse(text) as { id?: unknown } | null;
+		return typeof value?.id === "string";
+	} catch {
+		return false;
+	}
+}
+
 /**
- * Diagnoses a session file's bytes in one pass: lines are cut at newline bytes (a newline never
- * occurs inside a UTF-8 sequence, so line numbers match the loader's), decoded one at a time, and
- * only ids, parent ids and blob refs are kept. Never throws on any input.
+ * Finds the header; when its version is not a number, also reads the lines below it (whether entries
+ * carry ids decides v1 or a damaged tree), as the loader does.
  */
-export function analyzeSessionBytes(bytes: Buffer, hasBlob: HasBlob): SessionAnalysis {
-	const state: PassState = {
+async function readPrelude(file: ChunkedFile): Promise<Prelude> {
+	const prelude: Prelude = {
 		header: undefined,
-		headerEdits: [],
-		legacy: false,
+		headerTooLong: false,
+		bom: false,
+		entriesCarryIds: false,
+		hookMessages: false,
+	};
+	let lookBelow = false;
+	await file.scan((line) => {
+		if (line.number === 1 && line.offset === 3) prelude.bom = true;
+		if (prelude.header === undefined && !prelude.headerTooLong) {
+			if (line.text === null) {
+				prelude.headerTooLong = true;
+				return false;
+			}
+			if (line.text.trim().length === 0) return true;
+			prelude.header = { text: line.text, number: line.number, offset: line.offset, length: line.length };
+			lookBelow = !declaresVersion(line.text);
+			prelude.hookMessages = line.text.includes(HOOK_MESSAGE);
+			return lookBelow;
+		}
+		if (line.text === null) return true;
+		if (!prelude.entriesCarryIds && carriesId(line.text)) prelude.entriesCarryIds = true;
+		if (line.text.includes(HOOK_MESSAGE)) prelude.hookMessages = true;
+		return !(prelude.entriesCarryIds && prelude.hookMessages);
+	});
+	return prelude;
+}
+
+function checkLine(state: PassState, line: ScannedLine, size: number): void {
+	const { number, offset, length, text } = line;
+	const end = offset + length;
+	const last = end === size;
+	if (text === null) {
+		// Never buffered, so it cannot go to the quarantine (a JSON record cannot hold it): it stays in place.
+		state.findings.push({ kind: "unparseable-line", line: number, message: tooLongLine(length) });
+		return;
+	}
+	if (text.trim().length === 0) {
+		if (last) state.findings.push({ kind: "missing-final-newline" });
+		return;
+	}
+	checkEntryLine(state, text, number, offset, end, last);
+	noteLineBytes(state, line);
+}
+
+/** The size and encoding checks every decoded, non-blank line gets. */
+function noteLineBytes(state: PassState, line: ScannedLine): void {
+	if (line.length > OVERSIZED_LINE_BYTES)
+		state.findings.push({ kind: "oversized-line", line: line.number, bytes: line.length });
+	// Text without U+FFFD came from valid UTF-8; with it, only the bytes can tell.
+	if (line.text?.includes("\uFFFD")) {
+		state.suspects.push({ line: line.number, offset: line.offset, length: line.length, at: state.findings.length });
+	}
+}
+
+async function confirmInvalidUtf8(file: ChunkedFile, state: PassState): Promise<void> {
+	for (let i = state.suspects.length - 1; i >= 0; i--) {
+		const suspect = state.suspects[i]!;
+		if (isUtf8(await file.read(suspect.offset, suspect.length))) continue;
+		state.findings.splice(suspect.at, 0, { kind: "invalid-utf8", line: suspect.line });
+	}
+}
+
+function invalidAnalysis(reason: string, size: number): SessionAnalysis {
+	return {
+		header: { valid: false, reason },
 		findings: [],
+		quarantine: [],
+		headerEdits: [],
+		size,
+		slimmable: noSlimCount(),
+	};
+}
+
+/**
+ * Diagnoses an open session file line by line, in bounded memory: only ids, parent ids, blob refs and
+ * the places of bad lines are kept. Line numbers match the loader's. Never throws on any content.
+ */
+export async function analyzeChunkedFile(file: ChunkedFile, hasBlob: HasBlob): Promise<SessionAnalysis> {
+	const prelude = await readPrelude(file);
+	if (prelude.headerTooLong) return invalidAnalysis("first line is not valid JSON", file.size);
+	const headerLine = prelude.header;
+	if (!headerLine) return invalidAnalysis("empty", file.size);
+	const inspected = inspectHeader(headerLine, prelude);
+	// The loader refuses a file without a header outright: its lines mean nothing on their own.
+	if (!inspected.check.valid) return invalidAnalysis(inspected.check.reason ?? "invalid header", file.size);
+	const state: PassState = {
+		header: inspected.check,
+		headerEdits: inspected.edits,
+		legacy: inspected.legacy,
+		findings: [...inspected.findings],
 		quarantine: [],
 		idLines: new Map(),
 		nodes: [],
 		blobRefs: [],
+		suspects: [],
+		slimmable: noSlimCount(),
 	};
-	// Checking the whole buffer first keeps the common, valid case to one fast scan.
-	const wholeIsUtf8 = isUtf8(bytes);
-	let start = 0;
-	let line = 0;
-	while (start < bytes.length) {
-		const newline = bytes.indexOf(NEWLINE, start);
-		const end = newline < 0 ? bytes.length : newline;
-		const last = newline < 0;
-		line++;
-		const size = end - start;
-		const text = decodeLine(bytes, start, end);
-		const lineStart = start;
-		start = end + 1;
-		if (typeof text === "string" && text.trim().length === 0) {
-			if (last && state.header?.valid) state.findings.push({ kind: "missing-final-newline" });
-			continue;
-		}
-		if (state.header === undefined) {
-			const inspected =
-				typeof text === "string"
-					? inspectHeader(bytes, text, lineStart, end)
-					: { check: { valid: false, reason: text.message }, findings: [], edits: [], legacy: false };
-			state.header = inspected.check;
-			// The loader refuses a file without a header outright: its lines mean nothing on their own.
-			if (!state.header.valid) return { header: state.header, findings: [], quarantine: [], headerEdits: [] };
-			state.legacy = inspected.legacy;
-			state.findings.push(...inspected.findings);
-			state.headerEdits = inspected.edits;
-			if (last) state.findings.push({ kind: "missing-final-newline" });
-		} else if (typeof text === "string") {
-			checkEntryLine(state, text, line, lineStart, end, last);
-		} else {
-			state.findings.push({ kind: "unparseable-line", line, message: text.message });
-			quarantineLine(state, line, lineStart, end, text.message);
-		}
-		if (size > OVERSIZED_LINE_BYTES) state.findings.push({ kind: "oversized-line", line, bytes: size });
-		if (!wholeIsUtf8 && !isUtf8(bytes.subarray(lineStart, end))) state.findings.push({ kind: "invalid-utf8", line });
-	}
-	const header = state.header ?? { valid: false, reason: "empty" };
-	if (!header.valid) return { header, findings: [], quarantine: [], headerEdits: [] };
+	const headerEnd = headerLine.offset + headerLine.length;
+	if (headerEnd === file.size) state.findings.push({ kind: "missing-final-newline" });
+	noteLineBytes(state, { ...headerLine });
+	await file.scan(
+		(line) => {
+			checkLine(state, line, file.size);
+			return true;
+		},
+		{ from: headerEnd + 1, firstLineNumber: headerLine.number + 1 },
+	);
+	await confirmInvalidUtf8(file, state);
 	return {
-		header,
+		header: inspected.check,
 		findings: [...state.findings, ...structuralFindings(state, hasBlob)],
 		quarantine: state.quarantine,
 		headerEdits: state.headerEdits,
+		size: file.size,
+		slimmable: state.slimmable,
 	};
+}
+
+/** Diagnoses the session file at `path` (see `analyzeChunkedFile`); rejects when it cannot be read. */
+export function analyzeSessionFile(path: string, hasBlob: HasBlob, limits: ReadLimits = {}): Promise<SessionAnalysis> {
+	return withChunkedFile(path, limits, (file) => analyzeChunkedFile(file, hasBlob));
 }

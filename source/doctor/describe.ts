@@ -1,11 +1,14 @@
-import type { Finding } from "./findings.js";
+import { type Finding, slimWorthwhile } from "./findings.js";
 
 const MB = 1024 * 1024;
+const GB = 1024 * MB;
 
-function sizeOf(bytes: number): string {
+/** A size for people: "812 B", "12.3 KB", "612.4 MB", "5.1 GB". */
+export function sizeOf(bytes: number): string {
 	if (bytes < 1024) return `${bytes} B`;
 	if (bytes < MB) return `${(bytes / 1024).toFixed(1)} KB`;
-	return `${(bytes / MB).toFixed(1)} MB`;
+	if (bytes < GB) return `${(bytes / MB).toFixed(1)} MB`;
+	return `${(bytes / GB).toFixed(1)} GB`;
 }
 
 function ids(list: readonly string[], max = 5): string {
@@ -33,6 +36,7 @@ export function findingLocation(finding: Finding): string {
 		case "needs-migration":
 		case "malformed-version":
 		case "header-prefix":
+		case "large-session":
 			return "";
 	}
 }
@@ -53,7 +57,7 @@ export function describeFinding(finding: Finding): string {
 		case "cycle":
 			return `parent links loop: ${ids(finding.ids)}`;
 		case "unresolved-blob":
-			return `image blob ${finding.hash.slice(0, 12)}… is missing from the blob store`;
+			return `${finding.block === "text" ? "tool result text" : "image"} blob ${finding.hash.slice(0, 12)}… is missing from the blob store`;
 		case "oversized-line":
 			return `line is ${(finding.bytes / MB).toFixed(1)} MB`;
 		case "invalid-utf8":
@@ -70,6 +74,12 @@ export function describeFinding(finding: Finding): string {
 			return `format v${finding.version}: migrated to v3 (with a backup) when next opened`;
 		case "malformed-version":
 			return `the header's version is ${finding.value}, not a number: the session opens read-only until --fix sets it`;
+		case "large-session": {
+			const over = `${sizeOf(finding.bytes)}, over the ${sizeOf(finding.threshold)} above which a session opens with its big entries left on disk`;
+			return slimWorthwhile(finding)
+				? `${over}; --slim would move ${sizeOf(finding.slimmableBytes)} of tool results and images to the blob store`
+				: over;
+		}
 		case "header-prefix":
 			return `${[finding.bom ? "a byte order mark" : "", finding.blankLines > 0 ? `${finding.blankLines} blank line${finding.blankLines === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ")} before the header (read fine; --fix removes ${finding.bom && finding.blankLines > 0 ? "them" : "it"})`;
 	}

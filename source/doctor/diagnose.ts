@@ -1,16 +1,19 @@
 import { existsSync, readdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
+import { lazyThreshold } from "../session/session-open.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { findStaleTemps } from "../session/stale-temps.js";
-import { analyzeSessionBytes, type HasBlob, type SessionAnalysis } from "./analyze.js";
+import { analyzeSessionFile, type HasBlob, type SessionAnalysis } from "./analyze.js";
 import { isDiagnosisOk, type SessionDiagnosis } from "./findings.js";
 import { inspectLock, lockFinding } from "./lock-check.js";
+import type { ReadLimits } from "./session-reader.js";
 
-/** Where to look for blobs (default `<agentDir>/blobs`). */
-export interface DiagnoseOptions {
+/** Where to look for blobs (default `<agentDir>/blobs`), and how to read. */
+export interface DiagnoseOptions extends ReadLimits {
 	blobsDir?: string;
+	/** Sessions above this size are reported as large (default: the size above which they open lazily). */
+	lazyAboveBytes?: number;
 }
 
 /** Quarantine files end in `.jsonl` too, but hold repaired-away lines, not a session. */
@@ -21,23 +24,26 @@ export function blobDirLookup(blobsDir: string): HasBlob {
 	return (hash) => existsSync(join(blobsDir, hash));
 }
 
-/** The analysis plus the lock, as the report. */
-export function toDiagnosis(path: string, analysis: SessionAnalysis): SessionDiagnosis {
+/** The analysis plus the lock, the stale temps and the size, as the report. */
+export function toDiagnosis(path: string, analysis: SessionAnalysis, options: DiagnoseOptions = {}): SessionDiagnosis {
 	const findings = [...analysis.findings];
 	const lock = lockFinding(inspectLock(path));
 	if (lock) findings.push(lock);
 	for (const temp of findStaleTemps(path)) findings.push({ kind: "stale-temp", ...temp });
+	const threshold = lazyThreshold(options.lazyAboveBytes);
+	if (analysis.header.valid && analysis.size > threshold) {
+		findings.push({ kind: "large-session", bytes: analysis.size, threshold, slimmableBytes: analysis.slimmable.bytes });
+	}
 	return { path, ok: isDiagnosisOk(analysis.header, findings), header: analysis.header, findings };
 }
 
 /**
- * Diagnoses one session file. Read-only: the file, its lock and the blob store are only read.
- * Rejects with the filesystem's error (ENOENT, EISDIR) when the file cannot be read.
+ * Diagnoses one session file, streamed in bounded memory. Read-only: the file, its lock and the blob
+ * store are only read. Rejects with the filesystem's error (ENOENT, EISDIR) when the file cannot be read.
  */
 export async function diagnoseSessionFile(path: string, options: DiagnoseOptions = {}): Promise<SessionDiagnosis> {
-	const bytes = await readFile(path);
-	const analysis = analyzeSessionBytes(bytes, blobDirLookup(options.blobsDir ?? getBlobsDir()));
-	return toDiagnosis(path, analysis);
+	const analysis = await analyzeSessionFile(path, blobDirLookup(options.blobsDir ?? getBlobsDir()), options);
+	return toDiagnosis(path, analysis, options);
 }
 
 /** Every session file under `<agentDir>/sessions/*\/`, sorted (quarantine files excluded). */

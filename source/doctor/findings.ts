@@ -18,8 +18,8 @@ export type Finding =
 	| { kind: "orphan"; id: string; line: number; parentId: string }
 	/** Parent links that loop: these entries are unreachable from any root. */
 	| { kind: "cycle"; ids: string[] }
-	/** An image `blob:sha256:<hash>` whose blob is missing from the blob store. */
-	| { kind: "unresolved-blob"; hash: string; line: number }
+	/** A `blob:sha256:<hash>` whose blob is missing from the blob store: an image's, or (`block: "text"`) a tool result text's. */
+	| { kind: "unresolved-blob"; hash: string; line: number; block?: "text" }
 	/** A line far larger than anything xcsh writes (strings are cut at 500,000 characters). */
 	| { kind: "oversized-line"; line: number; bytes: number }
 	/** Bytes that are not UTF-8: they load as U+FFFD, and a later rewrite would keep only that. */
@@ -34,8 +34,21 @@ export type Finding =
 	| { kind: "needs-migration"; version: number }
 	/** The header's version is not a number although the entries carry ids: it opens read-only. */
 	| { kind: "malformed-version"; value: string }
+	/**
+	 * Bigger than the size above which sessions open with their big bodies on disk; `slimmableBytes` is
+	 * what `--slim` would move to the blob store (tool result texts of 32 KiB or more, inline images).
+	 */
+	| { kind: "large-session"; bytes: number; threshold: number; slimmableBytes: number }
 	/** A byte order mark or blank lines before the header: read fine, removed by `--fix`. */
 	| { kind: "header-prefix"; bom: boolean; blankLines: number };
+
+/** `--slim` is worth suggesting when it would move at least this share of a file. */
+export const SLIM_WORTHWHILE_SHARE = 0.2;
+
+/** True when a large-session finding should come with the `--slim` suggestion. */
+export function slimWorthwhile(finding: { bytes: number; slimmableBytes: number }): boolean {
+	return finding.slimmableBytes >= finding.bytes * SLIM_WORTHWHILE_SHARE;
+}
 
 /** The kinds of finding, for exhaustive tables. */
 export type FindingKind = Finding["kind"];
@@ -78,6 +91,7 @@ export function severityOf(finding: Finding): Severity {
 		case "live-lock":
 		case "needs-migration":
 		case "header-prefix":
+		case "large-session":
 			return "info";
 	}
 }

@@ -3,10 +3,8 @@ import { checkHeaderVersion, isSessionHeader } from "../session/session-header.j
 import type { SessionHeader } from "../session/types.js";
 import type { Finding, HeaderCheck } from "./findings.js";
 
-const NEWLINE = 0x0a;
 const BOM = "\uFEFF";
-const BOM_PREFIX = Buffer.from(BOM);
-const BOM_BYTES = BOM_PREFIX.length;
+const BOM_BYTES = Buffer.byteLength(BOM);
 
 /** Bytes `[start, end)` of the file that `--fix` replaces with `text` (the header's normalisation). */
 export interface HeaderEdit {
@@ -30,27 +28,26 @@ function invalid(reason: string): HeaderInspection {
 	return { check: { valid: false, reason }, findings: [], edits: [], legacy: false };
 }
 
-/** True when some line after `from` is a JSON object with a string id (the loader's test, line by line). */
-function entriesCarryIds(bytes: Buffer, from: number): boolean {
-	let start = from;
-	while (start < bytes.length) {
-		const newline = bytes.indexOf(NEWLINE, start);
-		const end = newline < 0 ? bytes.length : newline;
-		try {
-			const value = JSON.parse(bytes.toString("utf8", start, end)) as { id?: unknown } | null;
-			if (typeof value?.id === "string") return true;
-		} catch {
-			// unreadable lines are reported by the main pass
-		}
-		start = end + 1;
-	}
-	return false;
+/** The header line as a line scan reported it. */
+export interface HeaderLine {
+	/** The line's text (a BOM at the very start of the file is already stripped). */
+	text: string;
+	/** 1-based line number: the lines before it are blank. */
+	number: number;
+	/** Byte offset of the line's first byte. */
+	offset: number;
+	/** Length in bytes, newline excluded. */
+	length: number;
 }
 
-function countNewlines(bytes: Buffer, end: number): number {
-	let count = 0;
-	for (let at = bytes.indexOf(NEWLINE); at >= 0 && at < end; at = bytes.indexOf(NEWLINE, at + 1)) count++;
-	return count;
+/** What the rest of the file says about the header, gathered by a scan of the lines below it. */
+export interface HeaderContext {
+	/** The file starts with a UTF-8 byte order mark. */
+	bom: boolean;
+	/** Some line after the header is a JSON object with a string id (the loader's test). */
+	entriesCarryIds: boolean;
+	/** Some line holds a v2 `hookMessage` role (migrated on the next open). */
+	hookMessages: boolean;
 }
 
 function plural(count: number, word: string): string {
@@ -58,12 +55,13 @@ function plural(count: number, word: string): string {
 }
 
 /**
- * Checks the header line (`text`, bytes `[lineStart, lineEnd)`): whether it is a header, what comes
- * before it (a BOM, blank lines), and whether its version can be trusted, as the loader reads it.
+ * Checks the header line: whether it is a header, what comes before it (a BOM, blank lines), and
+ * whether its version can be trusted, as the loader reads it.
  */
-export function inspectHeader(bytes: Buffer, text: string, lineStart: number, lineEnd: number): HeaderInspection {
+export function inspectHeader(line: HeaderLine, context: HeaderContext): HeaderInspection {
+	const { text } = line;
 	const bomInLine = text.startsWith(BOM);
-	const bom = bytes.subarray(0, BOM_BYTES).equals(BOM_PREFIX);
+	const bom = context.bom;
 	let value: unknown;
 	try {
 		value = JSON.parse(bomInLine ? text.slice(BOM.length) : text);
@@ -73,16 +71,16 @@ export function inspectHeader(bytes: Buffer, text: string, lineStart: number, li
 	if (!isSessionHeader(value)) return invalid("first line is not a session header");
 	const findings: Finding[] = [];
 	const edits: HeaderEdit[] = [];
-	const jsonStart = lineStart + (bomInLine ? BOM_BYTES : 0);
+	const jsonStart = line.offset + (bomInLine ? BOM_BYTES : 0);
 	if (jsonStart > 0) {
-		const blankLines = countNewlines(bytes, lineStart);
+		const blankLines = line.number - 1;
 		findings.push({ kind: "header-prefix", bom, blankLines });
 		const what = [bom ? "a byte order mark" : "", blankLines > 0 ? plural(blankLines, "blank line") : ""]
 			.filter(Boolean)
 			.join(" and ");
 		edits.push({ start: 0, end: jsonStart, text: "", what: `removed ${what} before the header` });
 	}
-	const version = checkHeaderVersion(value, entriesCarryIds(bytes, lineEnd + 1));
+	const version = checkHeaderVersion(value, context.entriesCarryIds);
 	switch (version.kind) {
 		case "declared":
 			if (version.version < 3) findings.push({ kind: "needs-migration", version: version.version });
@@ -93,15 +91,25 @@ export function inspectHeader(bytes: Buffer, text: string, lineStart: number, li
 		case "malformed": {
 			findings.push({ kind: "malformed-version", value: version.value });
 			// A v2 file's legacy roles are still migrated (with a backup) on the next open.
-			const fixed = bytes.includes('"role":"hookMessage"') ? 2 : 3;
+			const fixed = context.hookMessages ? 2 : 3;
 			const header: SessionHeader = orderEntryKeys({ ...value, version: fixed });
 			edits.push({
 				start: jsonStart,
-				end: lineEnd,
+				end: line.offset + line.length,
 				text: JSON.stringify(header),
 				what: `set the header's version to ${fixed}`,
 			});
 			return { check: { valid: true }, findings, edits, legacy: false };
 		}
+	}
+}
+
+/** True when the header line's JSON declares a numeric version: nothing below it needs a look first. */
+export function declaresVersion(text: string): boolean {
+	try {
+		const value = JSON.parse(text.startsWith(BOM) ? text.slice(BOM.length) : text) as { version?: unknown } | null;
+		return typeof value?.version === "number";
+	} catch {
+		return true;
 	}
 }

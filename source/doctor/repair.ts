@@ -1,17 +1,18 @@
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
-import { copyFile, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { copyFile, type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { acquireLock } from "../session/session-lock.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
 import { removeStaleTemps } from "../session/stale-temps.js";
-import { analyzeSessionBytes, type QuarantineItem } from "./analyze.js";
+import { analyzeChunkedFile, analyzeSessionFile, type HasBlob, type QuarantineItem } from "./analyze.js";
 import { blobDirLookup, type DiagnoseOptions, QUARANTINE_SUFFIX, toDiagnosis } from "./diagnose.js";
 import type { SessionDiagnosis } from "./findings.js";
 import type { HeaderEdit } from "./header-check.js";
 import { inspectLock } from "./lock-check.js";
+import { type ChunkedFile, type ReadLimits, withChunkedFile } from "./session-reader.js";
 
 /** A line the repair moved out of the session file. */
 export interface QuarantinedLine {
@@ -32,7 +33,7 @@ export type RepairOutcome =
 			quarantined: QuarantinedLine[];
 			headerRepairs: string[];
 	  }
-	/** No line needed to go (orphans, cycles and missing blobs are reported, never "fixed"). */
+	/** No line needed to go (orphans, cycles, missing blobs and lines too long to read are reported, never "fixed"). */
 	| { kind: "unchanged" }
 	/** The header is not a session header: the file is left exactly as it is. */
 	| { kind: "not-a-session"; reason: string }
@@ -65,7 +66,8 @@ interface QuarantineRecord {
 	base64?: string;
 }
 
-async function fsyncPath(path: string): Promise<void> {
+/** Fsyncs a file or a directory. */
+export async function fsyncPath(path: string): Promise<void> {
 	const handle = await open(path, "r");
 	try {
 		await handle.sync();
@@ -75,7 +77,7 @@ async function fsyncPath(path: string): Promise<void> {
 }
 
 /** Copies to `<file>.bak`, else the first free `<file>.bak.<n>`; never overwrites a backup. */
-async function writeBackup(path: string): Promise<string> {
+export async function writeBackup(path: string): Promise<string> {
 	for (let n = 0; ; n++) {
 		const candidate = n === 0 ? `${path}.bak` : `${path}.bak.${n}`;
 		try {
@@ -91,8 +93,7 @@ async function writeBackup(path: string): Promise<string> {
 	}
 }
 
-function quarantineRecord(bytes: Buffer, item: QuarantineItem, backup: string, at: string): QuarantineRecord {
-	const raw = bytes.subarray(item.start, item.end);
+function quarantineRecord(raw: Buffer, item: QuarantineItem, backup: string, at: string): QuarantineRecord {
 	let text = "";
 	try {
 		text = raw.toString("utf8");
@@ -100,52 +101,84 @@ function quarantineRecord(bytes: Buffer, item: QuarantineItem, backup: string, a
 		// Beyond V8's string limit: the backup still holds the bytes.
 	}
 	const record: QuarantineRecord = { line: item.line, text, reason: item.reason, backup: basename(backup), at };
-	if (!isUtf8(raw)) record.base64 = raw.toString("base64");
+	if (!isUtf8(raw)) {
+		try {
+			record.base64 = raw.toString("base64");
+		} catch {
+			// As above: too long for a string; the backup holds the bytes.
+		}
+	}
 	return record;
 }
 
-async function appendQuarantine(path: string, bytes: Buffer, items: readonly QuarantineItem[], backup: string) {
+/** Appends a record per quarantined line, each line's bytes read on its own. */
+async function appendQuarantine(path: string, file: ChunkedFile, items: readonly QuarantineItem[], backup: string) {
 	const at = new Date().toISOString();
-	const text = items.map((item) => `${JSON.stringify(quarantineRecord(bytes, item, backup, at))}\n`).join("");
 	const handle = await open(path, "a", PRIVATE_FILE_MODE);
 	try {
-		await handle.writeFile(text);
+		for (const item of items) {
+			const raw = await file.read(item.start, item.end - item.start);
+			await handle.writeFile(`${JSON.stringify(quarantineRecord(raw, item, backup, at))}\n`);
+		}
 		await handle.sync();
 	} finally {
 		await handle.close();
 	}
 }
 
-/**
- * The file's bytes with the header edits applied and without the quarantined lines (kept lines byte
- * for byte), ending with a newline.
- */
-function keptBytes(bytes: Buffer, items: readonly QuarantineItem[], headerEdits: readonly HeaderEdit[]): Buffer {
-	const edits = [
-		...headerEdits.map(({ start, end, text }) => ({ start, end, text })),
-		...items.map((item) => ({ start: item.start, end: Math.min(bytes.length, item.end + 1), text: "" })),
-	].sort((a, b) => a.start - b.start);
-	const chunks: Buffer[] = [];
-	let at = 0;
-	for (const edit of edits) {
-		if (edit.start > at) chunks.push(bytes.subarray(at, edit.start));
-		if (edit.text.length > 0) chunks.push(Buffer.from(edit.text));
-		at = edit.end;
-	}
-	if (at < bytes.length) chunks.push(bytes.subarray(at));
-	const last = chunks[chunks.length - 1];
-	if (last && last[last.length - 1] !== 0x0a) chunks.push(Buffer.from("\n"));
-	return Buffer.concat(chunks);
+/** A replacement of bytes `[start, end)` of the file by `text` ("" to drop them). */
+interface ByteEdit {
+	start: number;
+	end: number;
+	text: string;
 }
 
-/** Temp file in the same directory, fsync, rename over the file, fsync the directory. */
-async function replaceAtomically(path: string, content: Buffer): Promise<void> {
+/** Writes to a handle, remembering the last byte written (the copy must end with a newline). */
+export class TrackedWriter {
+	readonly #handle: FileHandle;
+	#last = -1;
+	bytesWritten = 0;
+
+	constructor(handle: FileHandle) {
+		this.#handle = handle;
+	}
+
+	async write(bytes: Buffer): Promise<void> {
+		if (bytes.length === 0) return;
+		await this.#handle.writeFile(bytes);
+		this.#last = bytes[bytes.length - 1]!;
+		this.bytesWritten += bytes.length;
+	}
+
+	/** Adds the final newline a session file must end with, when the copy lacks it. */
+	async endLine(): Promise<void> {
+		if (this.#last !== -1 && this.#last !== 0x0a) await this.write(Buffer.from("\n"));
+	}
+}
+
+/**
+ * Streams the file with the edits applied (kept bytes copied byte for byte, a chunk at a time),
+ * ending with a newline.
+ */
+async function writeEdited(file: ChunkedFile, edits: readonly ByteEdit[], out: TrackedWriter): Promise<void> {
+	let at = 0;
+	for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+		if (edit.start > at) await file.copyRange(at, edit.start, (bytes) => out.write(bytes));
+		if (edit.text.length > 0) await out.write(Buffer.from(edit.text));
+		at = Math.max(at, edit.end);
+	}
+	if (at < file.size) await file.copyRange(at, file.size, (bytes) => out.write(bytes));
+	await out.endLine();
+}
+
+/** Temp file in the same directory (the original's mode), written by `fill`, fsync, rename over the file, fsync the directory. */
+export async function replaceAtomically(path: string, fill: (out: TrackedWriter) => Promise<void>): Promise<void> {
 	const mode = (await stat(path)).mode & 0o7777;
 	const temp = tempPathFor(path);
 	const handle = await open(temp, "wx", mode);
 	try {
 		await handle.chmod(mode);
-		await handle.writeFile(content);
+		await fill(new TrackedWriter(handle));
 		await handle.sync();
 		await handle.close();
 		await rename(temp, path);
@@ -159,16 +192,21 @@ async function replaceAtomically(path: string, content: Buffer): Promise<void> {
 
 async function rewrite(
 	path: string,
-	bytes: Buffer,
+	file: ChunkedFile,
 	items: readonly QuarantineItem[],
 	headerEdits: readonly HeaderEdit[],
 ): Promise<RepairOutcome> {
 	const backupPath = await writeBackup(path);
 	const quarantinePath = `${path}${QUARANTINE_SUFFIX}`;
-	if (items.length > 0) await appendQuarantine(quarantinePath, bytes, items, backupPath);
+	if (items.length > 0) await appendQuarantine(quarantinePath, file, items, backupPath);
 	// The backup and the quarantine must be durable before the original is replaced.
 	await fsyncPath(dirname(path));
-	await replaceAtomically(path, keptBytes(bytes, items, headerEdits));
+	const edits: ByteEdit[] = [
+		...headerEdits.map(({ start, end, text }) => ({ start, end, text })),
+		// A quarantined line goes with its newline (the last line may have none).
+		...items.map((item) => ({ start: item.start, end: Math.min(file.size, item.end + 1), text: "" })),
+	];
+	await replaceAtomically(path, (out) => writeEdited(file, edits, out));
 	return {
 		kind: "rewritten",
 		backupPath,
@@ -186,8 +224,9 @@ async function rewrite(
  */
 export async function repairSessionFile(path: string, options: DiagnoseOptions = {}): Promise<RepairResult> {
 	const hasBlob = blobDirLookup(options.blobsDir ?? getBlobsDir());
+	const diagnose = async () => toDiagnosis(path, await analyzeSessionFile(path, hasBlob, options), options);
 	const found = inspectLock(path);
-	const before = toDiagnosis(path, analyzeSessionBytes(await readFile(path), hasBlob));
+	const before = await diagnose();
 	if (found.kind === "live") {
 		return { path, outcome: { kind: "locked", pid: found.pid, host: found.host }, before, after: before };
 	}
@@ -195,24 +234,30 @@ export async function repairSessionFile(path: string, options: DiagnoseOptions =
 	const lock = acquireLock(path);
 	if (lock.kind === "held") {
 		const outcome: RepairOutcome = { kind: "locked", pid: lock.holder.pid, host: lock.holder.host };
-		return { path, outcome, before, after: toDiagnosis(path, analyzeSessionBytes(await readFile(path), hasBlob)) };
+		return { path, outcome, before, after: await diagnose() };
 	}
 	let outcome: RepairOutcome;
 	let removedTemps: string[];
 	try {
 		removedTemps = removeStaleTemps(path).map((temp) => temp.path);
 		// Re-read under the lock: what is rewritten is what nobody else is appending to.
-		const bytes = await readFile(path);
-		const analysis = analyzeSessionBytes(bytes, hasBlob);
-		if (!analysis.header.valid) outcome = { kind: "not-a-session", reason: analysis.header.reason ?? "invalid header" };
-		else if (analysis.quarantine.length === 0 && analysis.headerEdits.length === 0) outcome = { kind: "unchanged" };
-		else outcome = await rewrite(path, bytes, analysis.quarantine, analysis.headerEdits);
+		outcome = await repairUnderLock(path, hasBlob, options);
 	} finally {
 		lock.release();
 	}
-	const after = toDiagnosis(path, analyzeSessionBytes(await readFile(path), hasBlob));
+	const after = await diagnose();
 	const result: RepairResult = { path, outcome, before, after };
 	if (found.kind === "stale") result.removedLock = found.lockPath;
 	if (removedTemps.length > 0) result.removedTemps = removedTemps;
 	return result;
+}
+
+/** The analysis and the rewrite read the same open file, so they see the same bytes. */
+function repairUnderLock(path: string, hasBlob: HasBlob, limits: ReadLimits): Promise<RepairOutcome> {
+	return withChunkedFile(path, limits, async (file) => {
+		const analysis = await analyzeChunkedFile(file, hasBlob);
+		if (!analysis.header.valid) return { kind: "not-a-session", reason: analysis.header.reason ?? "invalid header" };
+		if (analysis.quarantine.length === 0 && analysis.headerEdits.length === 0) return { kind: "unchanged" };
+		return rewrite(path, file, analysis.quarantine, analysis.headerEdits);
+	});
 }

@@ -45,7 +45,21 @@ function contentArraysOf(entry: FileEntry): unknown[][] {
 	return arrays;
 }
 
-type BlobRef = { block: { data: string }; hash: string };
+/** A reference to resolve: an image's base64 data, or a tool result's text (`xcsh doctor --slim` moves big ones out). */
+type BlobRef =
+	| { kind: "image"; block: { data: string }; hash: string }
+	| { kind: "text"; block: { text: string }; hash: string };
+
+/** The text blocks of a toolResult message: the only texts that may be blob references. */
+function toolResultTexts(entry: FileEntry): { type: "text"; text: string }[] {
+	if (entry.type !== "message") return [];
+	const message = (entry as Record<string, unknown>).message as Record<string, unknown> | undefined;
+	if (message?.role !== "toolResult" || !Array.isArray(message.content)) return [];
+	return message.content.filter(
+		(block): block is { type: "text"; text: string } =>
+			typeof block === "object" && block !== null && block.type === "text" && typeof block.text === "string",
+	);
+}
 
 function blobRefsOf(entries: readonly FileEntry[]): BlobRef[] {
 	const refs: BlobRef[] = [];
@@ -54,27 +68,37 @@ function blobRefsOf(entries: readonly FileEntry[]): BlobRef[] {
 			for (const block of content) {
 				if (!isImageBlock(block)) continue;
 				const hash = parseBlobRef(block.data);
-				if (hash) refs.push({ block, hash });
+				if (hash) refs.push({ kind: "image", block, hash });
 			}
+		}
+		for (const block of toolResultTexts(entry)) {
+			const hash = parseBlobRef(block.text);
+			if (hash) refs.push({ kind: "text", block, hash });
 		}
 	}
 	return refs;
 }
 
+function fill(ref: BlobRef, bytes: Buffer): void {
+	if (ref.kind === "image") ref.block.data = bytes.toString("base64");
+	else ref.block.text = bytes.toString("utf8");
+}
+
 /** `resolveBlobRefs` for one entry read on demand, inside a synchronous call. */
 export function resolveBlobRefsSync(entry: FileEntry, blobs: BlobStorage): string[] {
 	const missing: string[] = [];
-	for (const { block, hash } of blobRefsOf([entry])) {
-		const bytes = blobs.getSync(hash);
-		if (bytes) block.data = bytes.toString("base64");
-		else missing.push(hash);
+	for (const ref of blobRefsOf([entry])) {
+		const bytes = blobs.getSync(ref.hash);
+		if (bytes) fill(ref, bytes);
+		else missing.push(ref.hash);
 	}
 	return missing;
 }
 
 /**
- * Replaces blob references in message / custom_message image blocks with their base64 data, in
- * place (the entries were just parsed). Returns the hashes that could not be found.
+ * Replaces blob references with their content, in place (the entries were just parsed): base64 data
+ * of message / custom_message image blocks, and the text of toolResult text blocks. Returns the hashes
+ * that could not be found.
  */
 export async function resolveBlobRefs(entries: readonly FileEntry[], blobs: BlobStorage): Promise<string[]> {
 	const refs = blobRefsOf(entries);
@@ -82,15 +106,15 @@ export async function resolveBlobRefs(entries: readonly FileEntry[], blobs: Blob
 	const cache = new Map<string, Promise<Buffer | undefined>>();
 	const missing = new Set<string>();
 	await Promise.all(
-		refs.map(async ({ block, hash }) => {
-			let pending = cache.get(hash);
+		refs.map(async (ref) => {
+			let pending = cache.get(ref.hash);
 			if (!pending) {
-				pending = blobs.get(hash);
-				cache.set(hash, pending);
+				pending = blobs.get(ref.hash);
+				cache.set(ref.hash, pending);
 			}
 			const bytes = await pending;
-			if (bytes) block.data = bytes.toString("base64");
-			else missing.add(hash);
+			if (bytes) fill(ref, bytes);
+			else missing.add(ref.hash);
 		}),
 	);
 	return [...missing];

@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OVERSIZED_LINE_BYTES } from "../../source/doctor/analyze.js";
+import { describeFinding } from "../../source/doctor/describe.js";
 import { diagnoseSessionFile, listSessionFiles } from "../../source/doctor/diagnose.js";
 import { type Finding, type FindingKind, severityOf } from "../../source/doctor/findings.js";
+import { tooLongLine } from "../../source/session/session-lines.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -19,6 +21,7 @@ import {
 	projectDir,
 	writeSession,
 } from "./craft.js";
+import { bigText, inlineImage, messageLine, toolResult } from "./slim-craft.js";
 
 const HASH = "ab".repeat(32);
 
@@ -146,12 +149,79 @@ describe("diagnoseSessionFile", () => {
 		expect((await diagnoseSessionFile(crafted)).findings).toEqual([]);
 	});
 
+	it("reports tool result text blobs missing from the blob store", async () => {
+		const line = JSON.stringify({
+			type: "message",
+			id: "t",
+			parentId: null,
+			timestamp: "2026-02-16T10:21:00.000Z",
+			message: {
+				role: "toolResult",
+				toolCallId: "c",
+				toolName: "read",
+				content: [{ type: "text", text: `blob:sha256:${HASH}` }],
+				isError: false,
+				timestamp: 1,
+			},
+		});
+		const file = write("text-blob.jsonl", [headerLine(), line]);
+		const report = await diagnoseSessionFile(file);
+		expect(report.findings).toEqual([{ kind: "unresolved-blob", hash: HASH, line: 2, block: "text" }]);
+		expect(describeFinding(report.findings[0]!)).toBe(
+			`tool result text blob ${HASH.slice(0, 12)}… is missing from the blob store`,
+		);
+		const blobs = join(tmp.agentDir, "blobs");
+		mkdirSync(blobs, { recursive: true });
+		writeFileSync(join(blobs, HASH), "the text");
+		expect((await diagnoseSessionFile(file)).findings).toEqual([]);
+	});
+
 	it("reports oversized lines", async () => {
 		const big = entryLine("big", null, { text: "x".repeat(OVERSIZED_LINE_BYTES + 10) });
 		const file = write("big.jsonl", [headerLine(), big]);
 		expect((await diagnoseSessionFile(file)).findings).toEqual([
 			{ kind: "oversized-line", line: 2, bytes: Buffer.byteLength(big) },
 		]);
+	});
+
+	it("reports a line longer than the readable limit as unreadable, without reading it", async () => {
+		const long = entryLine("long", "a", { text: "y".repeat(5000) });
+		const file = write("long.jsonl", [headerLine(), entryLine("a", null), long, entryLine("b", "a")]);
+		const report = await diagnoseSessionFile(file, { maxLineBytes: 1000 });
+		expect(report.findings).toEqual([
+			{ kind: "unparseable-line", line: 3, message: tooLongLine(Buffer.byteLength(long)) },
+		]);
+		expect(report.findings[0]).toMatchObject({
+			message: `line is ${Buffer.byteLength(long).toLocaleString("en-US")} bytes, too long to read; left in the file untouched`,
+		});
+		// The same line under the real limit is an ordinary entry.
+		expect((await diagnoseSessionFile(file)).findings).toEqual([]);
+	});
+
+	it("reports a session over the lazy threshold with what --slim would move", async () => {
+		const text = bigText(40_000, 1);
+		const image = inlineImage(3000, 2);
+		const file = write("large.jsonl", [
+			headerLine(),
+			messageLine("r1", null, toolResult([{ type: "text", text }, image], 1)),
+			messageLine("r2", "r1", toolResult([{ type: "text", text: "short" }], 2)),
+		]);
+		const bytes = statSync(file).size;
+		const slimmableBytes = Buffer.byteLength(text) + (image.data as string).length;
+		const report = await diagnoseSessionFile(file, { lazyAboveBytes: 10_000 });
+		expect(report.findings).toEqual([{ kind: "large-session", bytes, threshold: 10_000, slimmableBytes }]);
+		expect(report.ok).toBe(true);
+		expect(severityOf(report.findings[0]!)).toBe("info");
+		expect(describeFinding(report.findings[0]!)).toMatch(/; --slim would move [\d.]+ KB of tool results and images/);
+		// At the threshold, not over it: nothing to say.
+		expect((await diagnoseSessionFile(file, { lazyAboveBytes: bytes })).findings).toEqual([]);
+		// Over it, but made of what stays: no suggestion.
+		const plain = write("plain.jsonl", [headerLine(), entryLine("a", null, { text: "z".repeat(20_000) })]);
+		const [finding] = (await diagnoseSessionFile(plain, { lazyAboveBytes: 10_000 })).findings;
+		expect(finding).toMatchObject({ kind: "large-session", slimmableBytes: 0 });
+		expect(describeFinding(finding!)).toBe(
+			`${(statSync(plain).size / 1024).toFixed(1)} KB, over the 9.8 KB above which a session opens with its big entries left on disk`,
+		);
 	});
 
 	it("reports stale and live locks (read, never removed)", async () => {

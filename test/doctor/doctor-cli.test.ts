@@ -5,7 +5,8 @@ import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { entryLine, fingerprint, headerLine, writeSession } from "./craft.js";
 
-const USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>\n";
+const USAGE =
+	"Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl> | --slim <session.jsonl>\n";
 
 interface JsonReport {
 	files: {
@@ -143,7 +144,9 @@ describe("xcsh doctor", () => {
 		expect(readFileSync(looped, "utf8")).not.toContain("junk");
 		const again = run(["doctor", looped, "--fix"]);
 		expect(again.status).toBe(1);
-		expect(again.stdout).toContain("  not repaired: orphans, cycles and missing blobs cannot be fixed automatically\n");
+		expect(again.stdout).toContain(
+			"  not repaired: orphans, cycles, missing blobs and lines too long to read cannot be fixed automatically\n",
+		);
 	});
 
 	it("--fix leaves a foreign file alone and names a live lock", () => {

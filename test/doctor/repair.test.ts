@@ -85,6 +85,23 @@ describe("repairSessionFile", () => {
 		]);
 	});
 
+	it("keeps a line too long to read in the file, byte for byte, and quarantines the others", async () => {
+		const long = entryLine("long", "a", { text: "y".repeat(5000) });
+		const lines = [headerLine(), entryLine("a", null), long, "junk", entryLine("b", "a")];
+		const file = write("s.jsonl", lines);
+		const result = await repairSessionFile(file, { maxLineBytes: 1000 });
+		expect(result.outcome).toMatchObject({ kind: "rewritten", quarantined: [{ line: 4 }] });
+		expect(readFileSync(file, "utf8")).toBe(
+			`${[headerLine(), entryLine("a", null), long, entryLine("b", "a")].join("\n")}\n`,
+		);
+		expect(quarantineOf(file).map((r) => r.text)).toEqual(["junk"]);
+		expect(result.after.findings).toEqual([
+			{ kind: "unparseable-line", line: 3, message: expect.stringContaining("too long to read") },
+		]);
+		// Nothing else to do: a second repair leaves the file alone.
+		expect((await repairSessionFile(file, { maxLineBytes: 1000 })).outcome).toEqual({ kind: "unchanged" });
+	});
+
 	it("never overwrites a backup and appends to the quarantine", async () => {
 		const file = write("s.jsonl", [headerLine(), entryLine("a", null), "bad one"]);
 		await repairSessionFile(file);

@@ -8,7 +8,8 @@ import { deadPid } from "../helpers/lock-race.js";
 import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
-const USAGE = "Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl>\n";
+const USAGE =
+	"Usage: xcsh doctor <session.jsonl> | --all [--fix] [--json] | --unlock <session.jsonl> | --slim <session.jsonl>\n";
 
 describe("xcsh doctor --unlock", () => {
 	const tmp = useTempAgentDir();
