@@ -1,3 +1,4 @@
+import { activePathExceeds, dumpTooBig } from "../export/dump-size.js";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { redactText } from "../redaction/redact.js";
 import { NO_ARGS } from "./arg-spec.js";
@@ -15,6 +16,8 @@ export function dumpCommand(deps: ExportCommandDeps): SlashCommand {
 		description: "Copy the whole session as text to the clipboard",
 		spec: NO_ARGS,
 		async run({ session }) {
+			// Checked on the skeleton before the text is built: building it would read every body.
+			if (activePathExceeds(session.sessionManager)) return warning(dumpTooBig());
 			const raw = session.formatSessionAsText();
 			if (!raw) return info("No messages to dump yet");
 			const { text, findings } = redactText(raw, { config: loadRedactionConfig().config });

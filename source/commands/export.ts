@@ -2,7 +2,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getExportsDir } from "../agent-dir.js";
-import { describeScope, type ExportScope, entriesInScope } from "../export/export-scope.js";
+import { describeScope, type ExportScope } from "../export/export-scope.js";
+import { managerExportSource, selectScope } from "../export/export-source.js";
 import { chooseExportFormat, type ExportFormat, freeDefaultPath } from "../export/export-target.js";
 import { describeRedaction } from "../export/redact-export.js";
 import { type TextFormat, writeTextExport } from "../export/text-export.js";
@@ -134,8 +135,9 @@ async function exportText(
 	const manager = session.sessionManager;
 	let redacted: string | undefined;
 	try {
-		const { entries, leafId } = entriesInScope(manager, scope.kind === "tree" ? { kind: "branch" } : scope);
-		const path = await writeTextExport(manager.getHeader(), entries, leafId, resolve(requested), {
+		const source = await managerExportSource(manager);
+		const { leafId } = selectScope(source, scope.kind === "tree" ? { kind: "branch" } : scope);
+		const path = await writeTextExport(source, leafId, resolve(requested), {
 			format,
 			focused: options.focused,
 			redact: options.redact,

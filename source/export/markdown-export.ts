@@ -28,26 +28,30 @@ function details(summary: string, body: string): string {
 	return `<details><summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>`;
 }
 
-/** The messages of a path, with summaries and custom messages as the agent saw them, in the shapes readers expect. */
-export function pathMessages(path: readonly StoredEntry[]): AgentMessage[] {
-	return path.map(entryMessage).filter((message): message is AgentMessage => message !== undefined);
-}
-
-/** Keeps each user prompt and the last assistant text before the next prompt. */
-function focus(messages: readonly AgentMessage[]): AgentMessage[] {
-	const out: AgentMessage[] = [];
+/** Keeps each user prompt and the last assistant text before the next prompt (one message held at a time). */
+function* focus(messages: Iterable<AgentMessage>): Generator<AgentMessage> {
 	let answer: AgentMessage | undefined;
 	for (const message of messages) {
 		if (message.role === "user") {
-			if (answer) out.push(answer);
+			if (answer) yield answer;
 			answer = undefined;
-			out.push(message);
+			yield message;
 		} else if (message.role === "assistant" && message.content.some((b) => b.type === "text" && b.text.trim())) {
 			answer = { ...message, content: message.content.filter((b) => b.type === "text") };
 		}
 	}
-	if (answer) out.push(answer);
-	return out;
+	if (answer) yield answer;
+}
+
+/** The messages of entries read one at a time, in the shapes readers expect. */
+function* streamMessages(path: Iterable<StoredEntry>, options: TextExportOptions): Generator<AgentMessage> {
+	function* all(): Generator<AgentMessage> {
+		for (const entry of path) {
+			const message = entryMessage(entry);
+			if (message !== undefined) yield message;
+		}
+	}
+	yield* options.focused ? focus(all()) : all();
 }
 
 function messageMarkdown(message: AgentMessage, turn: { n: number }): string | undefined {
@@ -82,18 +86,52 @@ function messageMarkdown(message: AgentMessage, turn: { n: number }): string | u
 	}
 }
 
+/** A path as Markdown, piece by piece (a streamed export writes each piece as it comes). */
+export function* markdownPieces(
+	header: SessionHeader,
+	path: Iterable<StoredEntry>,
+	options: TextExportOptions = {},
+): Generator<string> {
+	const turn = { n: 0 };
+	const title = typeof header.title === "string" && header.title ? header.title : `Session ${header.id}`;
+	yield `# ${title}\n\n_${asText(header.cwd)} · ${asText(header.timestamp)}_\n\n`;
+	let first = true;
+	for (const message of streamMessages(path, options)) {
+		const text = messageMarkdown(message, turn);
+		if (text === undefined) continue;
+		yield first ? text : `\n\n${text}`;
+		first = false;
+	}
+	yield "\n";
+}
+
 /** A path as Markdown that reads well on GitHub: a heading per turn, tool calls and results in `<details>`. */
 export function sessionToMarkdown(
 	header: SessionHeader,
 	path: readonly StoredEntry[],
 	options: TextExportOptions = {},
 ): string {
-	const all = pathMessages(path);
-	const messages = options.focused ? focus(all) : all;
-	const turn = { n: 0 };
-	const title = typeof header.title === "string" && header.title ? header.title : `Session ${header.id}`;
-	const body = messages.map((m) => messageMarkdown(m, turn)).filter((s): s is string => s !== undefined);
-	return `# ${title}\n\n_${asText(header.cwd)} · ${asText(header.timestamp)}_\n\n${body.join("\n\n")}\n`;
+	return [...markdownPieces(header, path, options)].join("");
+}
+
+/** `JSON.stringify(value, null, 2)` nested `depth` levels deep. */
+function indented(value: unknown, depth: number): string {
+	return JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`);
+}
+
+/** A path as JSON, piece by piece: the same bytes as `JSON.stringify({ header, messages }, null, 2)`. */
+export function* jsonPieces(
+	header: SessionHeader,
+	path: Iterable<StoredEntry>,
+	options: TextExportOptions = {},
+): Generator<string> {
+	yield `{\n  "header": ${indented(header, 1)},\n  "messages": [`;
+	let first = true;
+	for (const message of streamMessages(path, options)) {
+		yield `${first ? "" : ","}\n    ${indented(message, 2)}`;
+		first = false;
+	}
+	yield first ? "]\n}\n" : "\n  ]\n}\n";
 }
 
 /** A path as JSON: the header and the resolved messages, root to leaf. */
@@ -102,6 +140,5 @@ export function sessionToJson(
 	path: readonly StoredEntry[],
 	options: TextExportOptions = {},
 ): string {
-	const all = pathMessages(path);
-	return `${JSON.stringify({ header, messages: options.focused ? focus(all) : all }, null, 2)}\n`;
+	return [...jsonPieces(header, path, options)].join("");
 }

@@ -1,12 +1,12 @@
 import { basename, resolve } from "node:path";
 import { loadRedactionConfig } from "../redaction/config.js";
-import { type RedactionSummary, redactEntries } from "../redaction/redact.js";
-import { pathToEntry } from "../session/session-context.js";
-import type { SessionHeader, StoredEntry } from "../session/types.js";
+import { EntryRedaction, type RedactionSummary } from "../redaction/redact.js";
+import type { StoredEntry } from "../session/types.js";
 import { collapseToolOutput } from "./collapse-tools.js";
-import { readExportSource, writeExportFile } from "./export-io.js";
+import { writeExportStream } from "./export-io.js";
+import { type ExportSource, openExportFile, pathIds } from "./export-source.js";
 import { freeDefaultPath } from "./export-target.js";
-import { sessionToJson, sessionToMarkdown } from "./markdown-export.js";
+import { jsonPieces, markdownPieces } from "./markdown-export.js";
 
 /** The text formats besides HTML. */
 export type TextFormat = "md" | "json";
@@ -24,29 +24,41 @@ export interface TextExportRequest {
 	input?: string | undefined;
 }
 
-/** Writes the path root → `leafId` as Markdown or JSON (redacted unless `redact: false`); returns the path. */
+/** The entries of the path root → `leafId`, read, collapsed and redacted one at a time. */
+function* preparedPath(
+	source: ExportSource,
+	leafId: string | null,
+	request: TextExportRequest,
+	redaction: EntryRedaction | undefined,
+): Generator<StoredEntry> {
+	for (const id of pathIds(source.shapes, leafId)) {
+		let entry = source.entry(id);
+		if (!entry) continue;
+		if (request.collapseTools) entry = collapseToolOutput([entry])[0]!;
+		yield redaction ? redaction.entry(entry) : entry;
+	}
+}
+
+/**
+ * Writes the path root → `leafId` as Markdown or JSON (redacted unless `redact: false`), entry by
+ * entry into the export's temp file, so a session of any size is written in the memory of one entry;
+ * returns the path.
+ */
 export async function writeTextExport(
-	header: SessionHeader,
-	entries: readonly StoredEntry[],
+	source: ExportSource,
 	leafId: string | null,
 	outputPath: string,
 	request: TextExportRequest,
 ): Promise<string> {
-	const byId = new Map(entries.map((e) => [e.id, e]));
-	const leaf = leafId === null ? undefined : byId.get(leafId);
-	let path = leaf ? pathToEntry(leaf, byId) : [];
-	if (request.collapseTools) path = collapseToolOutput(path);
-	let shownHeader = header;
-	if (request.redact !== false) {
-		const result = redactEntries(path, { config: loadRedactionConfig().config, header });
-		path = result.entries;
-		shownHeader = result.header ?? header;
-		request.onRedacted?.(result.summary);
-	}
+	const redaction = request.redact === false ? undefined : new EntryRedaction({ config: loadRedactionConfig().config });
+	const header = redaction ? redaction.header(source.header) : source.header;
 	const options = { focused: request.focused === true };
-	const text =
-		request.format === "md" ? sessionToMarkdown(shownHeader, path, options) : sessionToJson(shownHeader, path, options);
-	await writeExportFile(outputPath, text, { input: request.input, replace: request.force });
+	await writeExportStream(outputPath, { input: request.input, replace: request.force }, async (sink) => {
+		const path = preparedPath(source, leafId, request, redaction);
+		const pieces = request.format === "md" ? markdownPieces(header, path, options) : jsonPieces(header, path, options);
+		for (const piece of pieces) await sink.write(piece);
+	});
+	if (redaction) request.onRedacted?.(redaction.summary());
 	return outputPath;
 }
 
@@ -57,10 +69,15 @@ export async function textExportFromFile(
 	cwd: string,
 	request: TextExportRequest,
 ): Promise<string> {
-	const source = await readExportSource(inputPath, cwd);
-	const output =
-		outputPath === undefined
-			? await freeDefaultPath(cwd, basename(source.path, ".jsonl"), request.format, request.force)
-			: resolve(cwd, outputPath);
-	return writeTextExport(source.header, source.entries, source.leafId, output, { ...request, input: source.path });
+	const source = await openExportFile(inputPath, cwd);
+	try {
+		const path = source.path ?? resolve(cwd, inputPath);
+		const output =
+			outputPath === undefined
+				? await freeDefaultPath(cwd, basename(path, ".jsonl"), request.format, request.force)
+				: resolve(cwd, outputPath);
+		return await writeTextExport(source, source.leafId, output, { ...request, input: path });
+	} finally {
+		source.close();
+	}
 }

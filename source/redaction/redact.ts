@@ -82,6 +82,13 @@ class SummaryBuilder {
 	readonly byKind: Record<string, number> = {};
 	readonly byEntry: EntryFindings[] = [];
 
+	/** A collector for text outside entries: counted in the total only (as exports always did). */
+	forText(): Collect {
+		return (findings) => {
+			this.total += findings.length;
+		};
+	}
+
 	/** A collector for one entry; the entry is listed only once it has a finding. */
 	forEntry(entryId: string): Collect {
 		let record: EntryFindings | undefined;
@@ -106,6 +113,44 @@ function isHeader(entry: StoredEntry | SessionHeader): entry is SessionHeader {
 }
 
 /**
+ * Redacts entries one at a time with one scanner (a streamed export never holds every entry):
+ * `entry()` gives a redacted deep copy, `summary()` what was taken out so far.
+ */
+export class EntryRedaction {
+	readonly #redactor: Redactor;
+	readonly #summary = new SummaryBuilder();
+
+	constructor(options: RedactOptions = {}) {
+		this.#redactor = createRedactor(options);
+	}
+
+	/** A redacted copy of the header (id and timestamp kept, paths only with `homeAsTilde`). */
+	header(header: SessionHeader): SessionHeader {
+		return redactHeader(header, this.#redactor, this.#summary.forEntry(header.id));
+	}
+
+	/** A redacted deep copy of one entry (a header among entries is treated as a header). */
+	entry<E extends StoredEntry | SessionHeader>(entry: E): E {
+		const collect = this.#summary.forEntry(entry.id);
+		if (isHeader(entry)) return redactHeader(entry, this.#redactor, collect) as E;
+		return redactValue(entry, undefined, this.#redactor, collect) as E;
+	}
+
+	/** Redacts free text (a system prompt), counted in the summary's total and kinds. */
+	text(text: string): string {
+		const result = this.#redactor.redact(text);
+		this.#summary.forText()(result.findings);
+		return result.text;
+	}
+
+	/** What was redacted so far. */
+	summary(): RedactionSummary {
+		const s = this.#summary;
+		return { total: s.total, byKind: s.byKind, byEntry: s.byEntry };
+	}
+}
+
+/**
  * Redacted deep copies of session entries: every string (message text, thinking, tool-call arguments,
  * tool results, custom messages, summaries, labels, extension data) except image data and provider
  * signatures. A header, passed in `options.header` or found among the entries, keeps its id and cwd.
@@ -115,16 +160,9 @@ export function redactEntries<E extends StoredEntry | SessionHeader>(
 	entries: readonly E[],
 	options: RedactEntriesOptions = {},
 ): EntriesRedaction<E> {
-	const redactor = createRedactor(options);
-	const summary = new SummaryBuilder();
-	const header = options.header
-		? redactHeader(options.header, redactor, summary.forEntry(options.header.id))
-		: undefined;
-	const out = entries.map((entry) => {
-		const collect = summary.forEntry(entry.id);
-		if (isHeader(entry)) return redactHeader(entry, redactor, collect) as E;
-		return redactValue(entry, undefined, redactor, collect) as E;
-	});
-	const result = { total: summary.total, byKind: summary.byKind, byEntry: summary.byEntry };
+	const redaction = new EntryRedaction(options);
+	const header = options.header ? redaction.header(options.header) : undefined;
+	const out = entries.map((entry) => redaction.entry(entry));
+	const result = redaction.summary();
 	return header ? { entries: out, header, summary: result } : { entries: out, summary: result };
 }

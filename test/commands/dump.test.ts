@@ -34,4 +34,21 @@ describe("/dump", () => {
 			notice("error", "Could not copy to the clipboard: no terminal"),
 		);
 	});
+
+	it("refuses a session over the clipboard limit in one line that names /export, and copies nothing", async () => {
+		const session = await makeSession(false);
+		const block = "x".repeat(3 * 1024 * 1024);
+		for (let i = 0; i < 3; i++) {
+			session.sessionManager.appendMessage(userMessage(`part ${i} ${block}`));
+			session.sessionManager.appendMessage(assistantMessage("ok"));
+		}
+		const { deps, calls } = stubs();
+		expect(await run(deps, session, "/dump")).toEqual(
+			notice(
+				"warning",
+				"This session is too big for the clipboard (over 8 MB of text): use /export to write it to a file",
+			),
+		);
+		expect(calls.copied).toEqual([]);
+	});
 });

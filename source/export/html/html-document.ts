@@ -40,13 +40,13 @@ export function contentSecurityPolicy(code: string): string {
 }
 
 /** The page title: the session title, else its id. */
-function pageTitle(data: ExportData): string {
-	const title = typeof data.header.title === "string" && data.header.title ? data.header.title : undefined;
-	return title ?? `xcsh session ${data.header.id}`;
+function pageTitle(header: ExportData["header"]): string {
+	const title = typeof header.title === "string" && header.title ? header.title : undefined;
+	return title ?? `xcsh session ${header.id}`;
 }
 
-/** The whole self-contained page: styles, the session as JSON, and the viewer script inlined. */
-export function buildHtmlDocument(data: ExportData, viewerScript: string): string {
+/** The page up to where the session's data starts: policy, title, styles, the app's mount point. */
+export function pageHead(header: ExportData["header"], viewerScript: string): string {
 	return [
 		"<!DOCTYPE html>",
 		'<html lang="en">',
@@ -56,15 +56,22 @@ export function buildHtmlDocument(data: ExportData, viewerScript: string): strin
 		'<meta name="referrer" content="no-referrer">',
 		'<meta name="viewport" content="width=device-width, initial-scale=1">',
 		'<meta name="generator" content="xcsh">',
-		`<title>${escapeHtml(pageTitle(data))}</title>`,
+		`<title>${escapeHtml(pageTitle(header))}</title>`,
 		`<style>${EXPORT_CSS}</style>`,
 		"</head>",
 		"<body>",
 		'<div id="app"><noscript>This session export needs JavaScript to display.</noscript></div>',
-		`<script type="application/json" id="session-data">${jsonForScript(data)}</script>`,
-		`<script>${viewerScript}</script>`,
-		"</body>",
-		"</html>",
 		"",
 	].join("\n");
+}
+
+/** The page after the session's data: the viewer, inlined. */
+export function pageTail(viewerScript: string): string {
+	return `\n<script>${viewerScript}</script>\n</body>\n</html>\n`;
+}
+
+/** The whole self-contained page: styles, the session as JSON, and the viewer script inlined. */
+export function buildHtmlDocument(data: ExportData, viewerScript: string): string {
+	const json = `<script type="application/json" id="session-data">${jsonForScript(data)}</script>`;
+	return pageHead(data.header, viewerScript) + json + pageTail(viewerScript);
 }

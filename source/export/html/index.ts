@@ -1,13 +1,22 @@
 import { basename, resolve } from "node:path";
-import type { RedactionSummary } from "../../redaction/redact.js";
+import { log } from "../../logger.js";
+import { loadRedactionConfig } from "../../redaction/config.js";
+import { EntryRedaction, type RedactionSummary } from "../../redaction/redact.js";
 import type { SessionManager } from "../../session/session-manager.js";
+import type { StoredEntry } from "../../session/types.js";
 import { collapseToolOutput } from "../collapse-tools.js";
-import { readExportSource, writeExportFile } from "../export-io.js";
-import { type ExportScope, entriesInScope } from "../export-scope.js";
+import { writeExportStream } from "../export-io.js";
+import type { ExportScope } from "../export-scope.js";
+import {
+	type ExportSelection,
+	type ExportSource,
+	managerExportSource,
+	openExportFile,
+	selectScope,
+} from "../export-source.js";
 import { freeDefaultPath } from "../export-target.js";
-import { redactExportData } from "../redact-export.js";
-import type { ExportData, ExportState } from "./export-data.js";
-import { buildHtmlDocument } from "./html-document.js";
+import type { ExportState } from "./export-data.js";
+import { type HtmlPage, LAZY_HTML_ABOVE_BYTES, LAZY_HTML_ABOVE_ENTRIES, writeHtmlPage } from "./html-page.js";
 import { loadViewerScript } from "./viewer-script.js";
 
 export type { ExportData, ExportState, ExportToolDefinition } from "./export-data.js";
@@ -34,29 +43,51 @@ export interface RedactionChoice {
 	force?: boolean;
 }
 
-async function writeExport(
-	data: ExportData,
-	outputPath: string,
-	options: RedactionChoice,
-	input: string | undefined,
-): Promise<string> {
-	let content = options.collapseTools ? { ...data, entries: collapseToolOutput(data.entries) } : data;
-	if (options.redact !== false) {
-		const redaction = redactExportData(content);
-		content = redaction.data;
-		options.onRedacted?.(redaction.summary);
+/** The entries of a selection as the page carries them: collapsed and redacted one at a time. */
+function* prepared(
+	selection: ExportSelection,
+	collapse: boolean,
+	redaction: EntryRedaction | undefined,
+): Generator<StoredEntry> {
+	for (let entry of selection.entries()) {
+		if (collapse) entry = collapseToolOutput([entry])[0]!;
+		yield redaction ? redaction.entry(entry) : entry;
 	}
-	const html = buildHtmlDocument(content, await loadViewerScript());
-	await writeExportFile(outputPath, html, { input, replace: options.force });
-	return outputPath;
 }
 
-function withState(data: ExportData, state: ExportState | undefined): ExportData {
-	if (state?.systemPrompt !== undefined) data.systemPrompt = state.systemPrompt;
-	if (state?.tools) {
-		data.tools = state.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+/**
+ * Writes the page of a selection, streamed: entries are read, redacted and written one at a time,
+ * so the memory of an export is that of one entry whatever the session's size.
+ */
+async function writeExport(
+	source: ExportSource,
+	selection: ExportSelection,
+	state: ExportState | undefined,
+	outputPath: string,
+	options: RedactionChoice,
+): Promise<string> {
+	let redaction: EntryRedaction | undefined;
+	if (options.redact !== false) {
+		const config = loadRedactionConfig();
+		if (config.status === "invalid") log.warn(config.message);
+		redaction = new EntryRedaction({ config: config.config });
 	}
-	return data;
+	const prompt = state?.systemPrompt;
+	const page: HtmlPage = {
+		header: redaction ? redaction.header(source.header) : source.header,
+		entries: prepared(selection, options.collapseTools === true, redaction),
+		leafId: selection.leafId,
+		exportedAt: new Date().toISOString(),
+		systemPrompt: prompt !== undefined && redaction ? redaction.text(prompt) : prompt,
+		tools: state?.tools?.map(({ name, description, parameters }) => ({ name, description, parameters })),
+		lazy: selection.count > LAZY_HTML_ABOVE_ENTRIES || source.bytes > LAZY_HTML_ABOVE_BYTES,
+	};
+	const viewer = await loadViewerScript();
+	await writeExportStream(outputPath, { input: source.path, replace: options.force }, (sink) =>
+		writeHtmlPage(sink, page, viewer, outputPath),
+	);
+	if (redaction) options.onRedacted?.(redaction.summary());
+	return outputPath;
 }
 
 /**
@@ -76,10 +107,10 @@ export async function exportSessionToHtml(
 		options.outputPath === undefined
 			? await freeDefaultPath(cwd, `xcsh-session-${header.id}`, "html", options.force)
 			: resolve(cwd, options.outputPath);
-	const { entries, leafId } = entriesInScope(sessionManager, options.scope ?? { kind: "tree" });
-	const data: ExportData = { header, entries, leafId, exportedAt: new Date().toISOString() };
-	options.onScope?.(entries.length);
-	return writeExport(withState(data, state), outputPath, options, sessionManager.getSessionFile());
+	const source = await managerExportSource(sessionManager);
+	const selection = selectScope(source, options.scope ?? { kind: "tree" });
+	options.onScope?.(selection.count);
+	return writeExport(source, selection, state, outputPath, options);
 }
 
 /**
@@ -93,16 +124,14 @@ export async function exportFromFile(
 	cwd: string = process.cwd(),
 	options: RedactionChoice = {},
 ): Promise<string> {
-	const source = await readExportSource(inputPath, cwd);
-	const data: ExportData = {
-		header: source.header,
-		entries: source.entries,
-		leafId: source.leafId,
-		exportedAt: new Date().toISOString(),
-	};
-	const output =
-		outputPath === undefined
-			? await freeDefaultPath(cwd, basename(source.path, ".jsonl"), "html", options.force)
-			: resolve(cwd, outputPath);
-	return writeExport(data, output, options, source.path);
+	const source = await openExportFile(inputPath, cwd);
+	try {
+		const output =
+			outputPath === undefined
+				? await freeDefaultPath(cwd, basename(source.path ?? inputPath, ".jsonl"), "html", options.force)
+				: resolve(cwd, outputPath);
+		return await writeExport(source, selectScope(source, { kind: "tree" }), undefined, output, options);
+	} finally {
+		source.close();
+	}
 }

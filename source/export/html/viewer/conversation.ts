@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { fullEntry } from "./bodies.js";
 import { blocksOf, messageOf } from "./content.js";
 import { str, type ViewEntry } from "./data.js";
 import { el } from "./dom.js";
@@ -68,6 +69,10 @@ function resultsAfter(index: SessionIndex, entry: ViewEntry | undefined): ViewEn
 	return results;
 }
 
+function withBody(entry: ViewEntry | undefined): ViewEntry | undefined {
+	return entry && fullEntry(entry);
+}
+
 /** Builds the conversation pane; `prelude` (system prompt, tools) sits above the path. */
 export function createConversation(index: SessionIndex, prelude: readonly HTMLElement[]): Conversation {
 	const element = el("main", "conversation");
@@ -85,9 +90,14 @@ export function createConversation(index: SessionIndex, prelude: readonly HTMLEl
 
 	const build = (from: number, to: number): DocumentFragment => {
 		const fragment = document.createDocumentFragment();
+		// Pairing reads summaries; what is drawn reads whole entries (a lazy page parses their chunks now).
+		const drawn: PathContext = {
+			results: { get: (id) => withBody(context.results.get(id)) },
+			consumed: context.consumed,
+		};
 		for (let i = from; i < to; i++) {
 			const entry = path[i]!;
-			const node = entryElement(entry, context);
+			const node = entryElement(fullEntry(entry), drawn);
 			if (!node) continue;
 			fragment.append(node);
 			targets.set(entry.id, node);

@@ -31,7 +31,16 @@ export interface ViewEntry {
 	readonly parentId: string | null;
 	readonly type: string;
 	readonly timestamp: string;
+	/** The whole entry, or in a lazy page its summary (strings cut short, no image data). */
 	readonly raw: Rec;
+	/** In a lazy page: the `#xcsh-chunk-N` holding the whole entry, and its position there. */
+	readonly place?: EntryPlace;
+}
+
+/** Where a lazy page keeps an entry's body. */
+export interface EntryPlace {
+	readonly chunk: number;
+	readonly at: number;
 }
 
 /** A tool definition from the agent state. */
@@ -50,10 +59,19 @@ export interface ViewData {
 	readonly tools: readonly ViewTool[];
 }
 
-function toEntries(values: readonly unknown[]): ViewEntry[] {
+/** The place of each raw entry of a lazy page: chunks hold consecutive entries, `sizes` of them each. */
+function placesOf(sizes: readonly unknown[]): EntryPlace[] {
+	const places: EntryPlace[] = [];
+	sizes.forEach((size, chunk) => {
+		for (let at = 0; at < (num(size) ?? 0); at++) places.push({ chunk, at });
+	});
+	return places;
+}
+
+function toEntries(values: readonly unknown[], places: readonly EntryPlace[] | undefined): ViewEntry[] {
 	const entries: ViewEntry[] = [];
 	const seen = new Set<string>();
-	for (const value of values) {
+	for (const [position, value] of values.entries()) {
 		const raw = rec(value);
 		const id = str(raw?.id);
 		// Ids key the tree and the deep links: an entry without one (or a duplicate) cannot be shown.
@@ -61,7 +79,9 @@ function toEntries(values: readonly unknown[]): ViewEntry[] {
 		seen.add(id);
 		const parentId = str(raw.parentId) ?? null;
 		const type = str(raw.type) ?? "unknown";
-		entries.push({ index: entries.length, id, parentId, type, timestamp: str(raw.timestamp) ?? "", raw });
+		const entry = { index: entries.length, id, parentId, type, timestamp: str(raw.timestamp) ?? "", raw };
+		const place = places?.[position];
+		entries.push(place ? { ...entry, place } : entry);
 	}
 	return entries;
 }
@@ -78,11 +98,15 @@ function toTools(value: unknown): ViewTool[] {
 	return tools;
 }
 
-/** Parses the JSON the exporter put in `<script type="application/json" id="session-data">`. */
+/**
+ * Parses the JSON the exporter put in `<script type="application/json" id="session-data">`: the
+ * whole session, or in a lazy page (`chunkSizes` present) summaries whose bodies are in chunks.
+ */
 export function readViewData(doc: Document): ViewData {
 	const text = doc.getElementById("session-data")?.textContent ?? "{}";
 	const root = rec(JSON.parse(text)) ?? {};
-	const entries = toEntries(arr(root.entries));
+	const lazy = Array.isArray(root.chunkSizes);
+	const entries = toEntries(arr(root.entries), lazy ? placesOf(arr(root.chunkSizes)) : undefined);
 	const leafId = str(root.leafId) ?? null;
 	return {
 		header: rec(root.header) ?? {},

@@ -8,7 +8,7 @@ import { imageElement, orphanResultElement, toolCallElement } from "./tool-view.
 /** What rendering one entry needs to know about the rest of the shown path. */
 export interface PathContext {
 	/** toolCallId → its tool result entry on the shown path. */
-	readonly results: ReadonlyMap<string, ViewEntry>;
+	readonly results: Pick<ReadonlyMap<string, ViewEntry>, "get">;
 	/** Tool results shown inside their call (so not shown again on their own). */
 	readonly consumed: ReadonlySet<string>;
 }
