@@ -58,6 +58,7 @@ export abstract class SessionEntries {
 	#hasAssistant = false;
 	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 	#bodies: EntryBodies | undefined;
+	#lastPath: { id: string; path: readonly EntrySlot[] } | undefined;
 
 	/** Called after each append, with the entry already in memory. */
 	protected abstract onAppend(entry: SessionEntry): void;
@@ -69,6 +70,7 @@ export abstract class SessionEntries {
 	protected adoptEntries(entries: EntrySlot[], bodies?: EntryBodies): void {
 		this.#bodies?.close();
 		this.#bodies = bodies;
+		this.#lastPath = undefined;
 		this.#entries = entries;
 		this.#byId = new Map();
 		this.#labels = new Map();
@@ -110,10 +112,15 @@ export abstract class SessionEntries {
 		return this.#bodies.read(slot);
 	}
 
-	#pathSlots(fromId: string | null): EntrySlot[] {
+	/** The path root → `fromId`; the last one asked for is kept (entries never move, so it stays right). */
+	#pathSlots(fromId: string | null): readonly EntrySlot[] {
 		if (fromId === null) return [];
+		if (this.#lastPath?.id === fromId) return this.#lastPath.path;
 		const leaf = this.#byId.get(fromId);
-		return leaf ? pathToEntry(leaf, this.#byId) : [];
+		if (!leaf) return [];
+		const path = pathToEntry(leaf, this.#byId);
+		this.#lastPath = { id: fromId, path };
+		return path;
 	}
 
 	/** Totals of every assistant message's usage in the session (all branches). */
@@ -159,6 +166,9 @@ export abstract class SessionEntries {
 		const entry = withoutUndefined(Object.assign(base, fields)) as SessionEntry;
 		this.#entries.push(entry);
 		this.#index(entry);
+		// The new leaf's path is its parent's plus itself: a 100k-entry path is not walked again.
+		if (this.#lastPath && this.#lastPath.id === this.#leafId)
+			this.#lastPath = { id: entry.id, path: [...this.#lastPath.path, entry] };
 		this.#leafId = entry.id;
 		this.onAppend(entry);
 		return entry.id;
@@ -328,10 +338,11 @@ export abstract class SessionEntries {
 	}
 
 	/** The path `buildSessionContext` reads: root → leaf (the last entry when the leaf is unknown). */
-	#contextPath(): EntrySlot[] {
+	#contextPath(): readonly EntrySlot[] {
 		if (this.#leafId === null) return [];
-		const leaf = this.#byId.get(this.#leafId) ?? this.#entries[this.#entries.length - 1];
-		return leaf ? pathToEntry(leaf, this.#byId) : [];
+		if (this.#byId.has(this.#leafId)) return this.#pathSlots(this.#leafId);
+		const last = this.#entries[this.#entries.length - 1];
+		return last ? this.#pathSlots(last.id) : [];
 	}
 
 	/** `buildSessionContext()`'s state and message count, without reading any message body. */
