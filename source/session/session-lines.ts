@@ -9,9 +9,6 @@ import {
 	type StoredEntry,
 } from "./types.js";
 
-/** Bytes of the last big lines whose bodies a lazy read keeps (see `#keepRecent`). */
-export const RECENT_PINNED_BYTES = 16 * 1024 * 1024;
-
 /** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
 export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
 
@@ -49,7 +46,6 @@ function describeError(error: unknown): string {
  */
 export class SessionLineParser {
 	readonly #lazy: boolean;
-	readonly #recentBudget: number;
 	#header: SessionHeader | undefined;
 	#invalid: string | undefined;
 	readonly #entries: (StoredEntry | LazyEntry)[] = [];
@@ -59,14 +55,9 @@ export class SessionLineParser {
 	#idsChecked = true;
 	#someId = false;
 	readonly #seen = new Set<string>();
-	readonly #recent: LazyEntry[] = [];
-	#recentHead = 0;
-	#recentBytes = 0;
 
-	/** `recentBytes`: how much of the last big lines' bodies a lazy read keeps (default 16 MiB). */
-	constructor(options: { lazy?: boolean; recentBytes?: number } = {}) {
+	constructor(options: { lazy?: boolean } = {}) {
 		this.#lazy = options.lazy === true;
-		this.#recentBudget = options.recentBytes ?? RECENT_PINNED_BYTES;
 	}
 
 	/** A parser that goes on from a cached skeleton: the lines after it are read as if they followed. */
@@ -74,9 +65,8 @@ export class SessionLineParser {
 		header: SessionHeader,
 		entries: readonly LazyEntry[],
 		skipped: readonly JsonlLineError[],
-		recentBytes?: number,
 	): SessionLineParser {
-		const parser = new SessionLineParser({ lazy: true, recentBytes });
+		const parser = new SessionLineParser({ lazy: true });
 		parser.#header = header;
 		parser.#entries.push(...entries);
 		parser.#skipped.push(...skipped);
@@ -149,34 +139,10 @@ export class SessionLineParser {
 		}
 		if (!this.#acceptId(entry, line.number)) return;
 		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
-		if (!this.#lazy || version !== CURRENT_SESSION_VERSION) {
-			this.#entries.push(entry);
-			return;
-		}
-		const big = mayStayOnDisk(entry, line.length);
-		const skeleton = skeletonOf(entry, line.offset, line.length, true);
-		this.#entries.push(skeleton);
-		if (big) this.#keepRecent(skeleton);
-	}
-
-	/**
-	 * The last lines read are most likely the active context, which is needed right after the
-	 * load: their bodies stay pinned (up to a budget) instead of being parsed a second time.
-	 */
-	#keepRecent(skeleton: LazyEntry): void {
-		this.#recent.push(skeleton);
-		this.#recentBytes += skeleton.length;
-		while (this.#recentBytes > this.#recentBudget && this.#recent.length - this.#recentHead > 0) {
-			const oldest = this.#recent[this.#recentHead]!;
-			this.#recentHead++;
-			this.#recentBytes -= oldest.length;
-			oldest.pinned = undefined;
-		}
-		// Drop the consumed head now and then: shifting a long array on every line is quadratic.
-		if (this.#recentHead > 4096) {
-			this.#recent.splice(0, this.#recentHead);
-			this.#recentHead = 0;
-		}
+		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
+		this.#entries.push(
+			skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry, line.length)) : entry,
+		);
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {

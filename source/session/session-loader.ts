@@ -1,7 +1,7 @@
 import type { LazyEntry } from "./lazy-entry.js";
 import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
 import { isSessionHeader, type VersionCheck } from "./session-header.js";
-import { MESSAGE_WITHOUT_MESSAGE, RECENT_PINNED_BYTES, SessionLineParser, type SessionRead } from "./session-lines.js";
+import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
 import type { FileEntry, JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
@@ -135,11 +135,9 @@ export async function readSessionSkeleton(
 	progress: ReadProgress = {},
 	resume?: SkeletonResume,
 ): Promise<SessionSkeletonRead> {
-	// At most a quarter of the file: a small file read lazily (tests, a low threshold) keeps most bodies on disk.
-	const recentBytes = Math.min(RECENT_PINNED_BYTES, (storage.statSync(path)?.size ?? 0) / 4);
 	const parser = resume
-		? SessionLineParser.resume(resume.header, resume.entries, resume.skipped, recentBytes)
-		: new SessionLineParser({ lazy: true, recentBytes });
+		? SessionLineParser.resume(resume.header, resume.entries, resume.skipped)
+		: new SessionLineParser({ lazy: true });
 	const scanned = await scanInto(path, storage, parser, progress, resume?.covered);
 	if (!scanned) return { kind: "missing" };
 	return { ...parser.finish(scanned.end.missingFinalNewline), covered: scanned.covered };
