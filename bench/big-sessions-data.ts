@@ -25,7 +25,9 @@ import { blobImages, writeSessionFile } from "./generate-sessions.js";
 import { ensureData, type Manifest } from "./index-scale-data.js";
 
 /** Bumped whenever what is generated changes: sessions of an older version are generated again. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
+/** Path bytes between two compactions (a 200k-token window is under 1 MB of text; tool results are big). */
+const COMPACT_EVERY_BYTES = 2 * 1024 * 1024;
 /** Tool results up to 200 KB, as the issue asks. */
 const MAX_TOOL_RESULT_CHARS = 200_000;
 const START_MS = Date.UTC(2025, 2, 1);
@@ -126,6 +128,8 @@ export function ensureSession(
 		startMs: START_MS,
 		title: `Big session ${size.label}`,
 		maxToolResultChars,
+		// An agent compacts when its window fills: a context of a few MB, not a tenth of the file.
+		compactEveryBytes: COMPACT_EVERY_BYTES,
 		lastAnswer,
 		onProgress: (bytes, count) => {
 			const now = performance.now();

@@ -16,6 +16,11 @@ export interface GenerateOptions {
 	cwd?: string;
 	branches?: boolean;
 	compactions?: boolean;
+	/**
+	 * Also compact once the path since the last compaction holds this many bytes of lines, as an
+	 * agent compacts when its window fills (default: only every 800–3,000 entries).
+	 */
+	compactEveryBytes?: number;
 	blobRefs?: boolean;
 	maxToolResultChars?: number;
 	title?: string;
@@ -246,6 +251,8 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 	const ids = new Set<string>();
 	const path_: string[] = [];
 	let written = 0;
+	let sinceCompaction = 0;
+	const windowFull = (): boolean => sinceCompaction >= (options.compactEveryBytes ?? Number.POSITIVE_INFINITY);
 	const emit = (fields: Record<string, unknown>): string => {
 		let id = r.hex(8);
 		while (ids.has(id)) id = r.hex(8);
@@ -254,6 +261,7 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 		const { type, ...rest } = fields;
 		const line = JSON.stringify({ type, id, parentId, timestamp: new Date(f.tick()).toISOString(), ...rest });
 		path_.push(id);
+		sinceCompaction += line.length;
 		chunk.push(line);
 		chunkChars += line.length;
 		if (chunkChars >= 4 << 20) flush();
@@ -282,11 +290,17 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 			f.model = r.pick(MODELS);
 			emit({ type: "model_change", model: `${f.model.provider}/${f.model.model}`, role: "default" });
 		}
-		if (!full() && options.compactions !== false && written >= nextCompaction && path_.length > 60) {
+		if (
+			!full() &&
+			options.compactions !== false &&
+			(written >= nextCompaction || windowFull()) &&
+			path_.length > 60
+		) {
 			const firstKeptEntryId = path_[path_.length - r.int(10, 40)]!;
 			const summary = slice(r, getCorpus().prose, r.int(1500, 4000));
 			emit({ type: "compaction", summary, firstKeptEntryId, tokensBefore: r.int(120_000, 190_000) });
 			nextCompaction = written + r.int(800, 3000);
+			sinceCompaction = 0;
 		}
 		if (!full() && options.branches !== false && path_.length > 20 && r.chance(0.02)) {
 			// Rewind: the next prompt continues from an earlier entry; the tail becomes an abandoned branch.
