@@ -290,12 +290,7 @@ export function writeSessionFile(path: string, options: GenerateOptions): Genera
 			f.model = r.pick(MODELS);
 			emit({ type: "model_change", model: `${f.model.provider}/${f.model.model}`, role: "default" });
 		}
-		if (
-			!full() &&
-			options.compactions !== false &&
-			(written >= nextCompaction || windowFull()) &&
-			path_.length > 60
-		) {
+		if (!full() && options.compactions !== false && (written >= nextCompaction || windowFull()) && path_.length > 60) {
 			const firstKeptEntryId = path_[path_.length - r.int(10, 40)]!;
 			const summary = slice(r, getCorpus().prose, r.int(1500, 4000));
 			emit({ type: "compaction", summary, firstKeptEntryId, tokensBefore: r.int(120_000, 190_000) });
