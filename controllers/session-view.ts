@@ -1,5 +1,5 @@
 import type { SessionManager } from "../source/session/session-manager.js";
-import type { ReadonlySessionTreeNode } from "../source/session/types.js";
+import type { SummaryTreeNode } from "../source/session/summary-tree.js";
 
 /**
  * What screens may read of the open session. Nothing here writes, and nothing leads back to the
@@ -11,7 +11,7 @@ export interface SessionView {
 	/** The session's working directory. */
 	getCwd(): string;
 	/** The entry tree (for `/tree`), read afresh on every call. */
-	getTree(): readonly ReadonlySessionTreeNode[];
+	getTree(): readonly SummaryTreeNode[];
 	/** The current leaf (null before the first entry). */
 	getLeafId(): string | null;
 }
@@ -21,7 +21,7 @@ export function viewOf(manager: () => SessionManager): SessionView {
 	return {
 		getSessionFile: () => manager().getSessionFile(),
 		getCwd: () => manager().getCwd(),
-		getTree: () => manager().getTree(),
+		getTree: () => manager().getSummaryTree(),
 		getLeafId: () => manager().getLeafId(),
 	};
 }

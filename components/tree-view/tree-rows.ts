@@ -1,8 +1,8 @@
-import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
-import { type EntrySummary, passesFilter, summarizeEntry, type TreeFilter, type TreeRowKind } from "./entry-summary.js";
+import { passesFilter, type TreeFilter, type TreeRowKind } from "../../source/session/entry-summary.js";
+import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 
-export type { TreeFilter, TreeRowKind } from "./entry-summary.js";
-export { nextFilter, summarizeEntry, TREE_FILTERS } from "./entry-summary.js";
+export type { TreeFilter, TreeRowKind } from "../../source/session/entry-summary.js";
+export { nextFilter, TREE_FILTERS } from "../../source/session/entry-summary.js";
 
 /** One display row of the session tree. */
 export interface TreeRow {
@@ -43,25 +43,19 @@ export interface FlattenOptions {
 const NO_FOLDS: ReadonlySet<string> = new Set();
 
 // The active path only depends on the tree and the leaf; a search keystroke re-flattens the same tree.
-const pathCache = new WeakMap<
-	readonly ReadonlySessionTreeNode[],
-	{ leafId: string; path: readonly ReadonlySessionTreeNode[] }
->();
+const pathCache = new WeakMap<readonly SummaryTreeNode[], { leafId: string; path: readonly SummaryTreeNode[] }>();
 
 /** The nodes root → `leafId` (empty when absent), by an iterative depth-first walk with its own path stack. */
-export function activePath(
-	roots: readonly ReadonlySessionTreeNode[],
-	leafId: string | null,
-): readonly ReadonlySessionTreeNode[] {
+export function activePath(roots: readonly SummaryTreeNode[], leafId: string | null): readonly SummaryTreeNode[] {
 	if (leafId === null) return [];
 	const cached = pathCache.get(roots);
 	if (cached?.leafId === leafId) return cached.path;
-	const path: ReadonlySessionTreeNode[] = [];
+	const path: SummaryTreeNode[] = [];
 	const next: number[] = [];
 	search: for (const root of roots) {
 		path.push(root);
 		next.push(0);
-		if (root.entry.id === leafId) break;
+		if (root.id === leafId) break;
 		while (path.length > 0) {
 			const top = path.length - 1;
 			const node = path[top]!;
@@ -75,15 +69,16 @@ export function activePath(
 			const child = node.children[index]!;
 			path.push(child);
 			next.push(0);
-			if (child.entry.id === leafId) break search;
+			if (child.id === leafId) break search;
 		}
 	}
 	pathCache.set(roots, { leafId, path });
 	return path;
 }
 
-function matches(summary: EntrySummary, label: string | undefined, needle: string): boolean {
-	return summary.text.toLowerCase().includes(needle) || (label?.toLowerCase().includes(needle) ?? false);
+// Reads the node's text: in a big session, a search reads every body it has to look at.
+function matches(node: SummaryTreeNode, needle: string): boolean {
+	return node.text.toLowerCase().includes(needle) || (node.label?.toLowerCase().includes(needle) ?? false);
 }
 
 /**
@@ -91,7 +86,7 @@ function matches(summary: EntrySummary, label: string | undefined, needle: strin
  * one loop). Like `git log --graph`, the active path runs down column 0 and side branches hang off
  * it; hidden entries (filter or search) pass their children up to the nearest visible ancestor.
  */
-export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: FlattenOptions): TreeRow[] {
+export function flattenTree(roots: readonly SummaryTreeNode[], options: FlattenOptions): TreeRow[] {
 	const filter = options.filter ?? "default";
 	const needle = (options.search ?? "").trim().toLowerCase();
 	const folded = options.folded ?? NO_FOLDS;
@@ -99,26 +94,24 @@ export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: 
 	// ancestors counted); comparing identities avoids a 100k-entry id set for a linear session.
 	const path = activePath(roots, options.leafId);
 
-	const isShown = (node: ReadonlySessionTreeNode, summary: EntrySummary): boolean =>
-		passesFilter(summary.kind, node.label, filter) && (needle === "" || matches(summary, node.label, needle));
+	const isShown = (node: SummaryTreeNode): boolean =>
+		passesFilter(node.kind, node.label, filter) && (needle === "" || matches(node, needle));
 
 	// The stack is kept as parallel arrays and the visible children in scratch arrays: at 100k
 	// rows, an object per frame or per child list is most of the time (in the garbage collector).
-	const stackNode: ReadonlySessionTreeNode[] = [];
-	const stackSummary: EntrySummary[] = [];
+	const stackNode: SummaryTreeNode[] = [];
 	const stackDepth: number[] = [];
 	const stackLevel: number[] = [];
 	const stackPrefix: string[] = [];
 	const stackGutter: string[] = [];
-	const kidNodes: ReadonlySessionTreeNode[] = [];
-	const kidSummaries: EntrySummary[] = [];
+	const kidNodes: SummaryTreeNode[] = [];
 	const kidLevels: number[] = [];
-	const pending: ReadonlySessionTreeNode[] = [];
+	const pending: SummaryTreeNode[] = [];
 	const pendingLevel: number[] = [];
 
 	// Fills the scratch arrays with the visible children. Every node is examined exactly once, by the
 	// nearest visible ancestor that collects it.
-	const collect = (children: readonly ReadonlySessionTreeNode[], level: number): number => {
+	const collect = (children: readonly SummaryTreeNode[], level: number): number => {
 		// A count instead of `length = 0`: truncating an array is a runtime call, 100k times.
 		let count = 0;
 		for (let i = children.length - 1; i >= 0; i--) {
@@ -128,10 +121,8 @@ export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: 
 		while (pending.length > 0) {
 			const node = pending.pop()!;
 			const nodeLevel = pendingLevel.pop()!;
-			const summary = summarizeEntry(node.entry);
-			if (isShown(node, summary)) {
+			if (isShown(node)) {
 				kidNodes[count] = node;
-				kidSummaries[count] = summary;
 				kidLevels[count] = nodeLevel;
 				count++;
 			} else {
@@ -146,7 +137,6 @@ export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: 
 
 	const push = (index: number, depth: number, prefix: string, gutter: string): void => {
 		stackNode.push(kidNodes[index]!);
-		stackSummary.push(kidSummaries[index]!);
 		stackDepth.push(depth);
 		stackLevel.push(kidLevels[index]!);
 		stackPrefix.push(prefix);
@@ -177,20 +167,22 @@ export function flattenTree(roots: readonly ReadonlySessionTreeNode[], options: 
 	pushChildren(collect(roots, 0), "", 0);
 	while (stackNode.length > 0) {
 		const node = stackNode.pop()!;
-		const summary = stackSummary.pop()!;
 		const depth = stackDepth.pop()!;
 		const level = stackLevel.pop()!;
 		const prefix = stackPrefix.pop()!;
 		const gutter = stackGutter.pop()!;
-		const id = node.entry.id;
+		const id = node.id;
 		const childCount = collect(node.children, level + 1);
 		const isFolded = childCount > 0 && folded.has(id);
 		const row: { -readonly [K in keyof TreeRow]: TreeRow[K] } = {
 			id,
 			depth,
 			prefix,
-			text: summary.text,
-			kind: summary.kind,
+			// Read when the row is drawn: a big session's bodies stay on disk for rows off screen.
+			get text() {
+				return node.text;
+			},
+			kind: node.kind,
 			onActivePath: path[level] === node,
 			isLeaf: id === options.leafId,
 			standsForLeaf: false,

@@ -1,8 +1,8 @@
 import type { KeyAction } from "../../controllers/keymap.js";
-import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
+import { nextFilter, type TreeFilter } from "../../source/session/entry-summary.js";
+import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { cleanTyped, editFilter, listMoveFor } from "../list/list-keys.js";
 import { initialListState, type ListState, listReducer } from "../list/list-state.js";
-import { nextFilter, type TreeFilter } from "./entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
 
 /** What the keys currently drive: the list, the summary choice, or a one-line text field. */
@@ -25,7 +25,7 @@ export const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with instr
 
 /** Everything the tree view shows, including the window of rows. */
 export interface TreeViewState {
-	readonly tree: readonly ReadonlySessionTreeNode[];
+	readonly tree: readonly SummaryTreeNode[];
 	readonly leafId: string | null;
 	readonly filter: TreeFilter;
 	readonly search: string;
@@ -47,7 +47,7 @@ export interface TreeViewState {
 
 /** Inputs of the tree view the reducer cannot derive. */
 export interface TreeViewSource {
-	readonly tree: readonly ReadonlySessionTreeNode[];
+	readonly tree: readonly SummaryTreeNode[];
 	readonly leafId: string | null;
 	readonly height: number;
 }

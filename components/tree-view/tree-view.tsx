@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
-import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
+import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { moreMarker } from "../list/list-window.js";
 import { footerLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
@@ -11,7 +11,7 @@ import { useTreeViewState } from "./use-tree-view-state.js";
 
 /** Props of `TreeView`. */
 export interface TreeViewProps {
-	readonly tree: readonly ReadonlySessionTreeNode[];
+	readonly tree: readonly SummaryTreeNode[];
 	readonly leafId: string | null;
 	/** Lines the view may use: title, markers, prompts and footer included; the rows get the rest. */
 	readonly height: number;

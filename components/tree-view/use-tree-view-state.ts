@@ -1,5 +1,5 @@
 import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
-import type { ReadonlySessionTreeNode } from "../../source/session/types.js";
+import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { type ListView, listView } from "../list/list-state.js";
 import { treeChromeLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
@@ -22,7 +22,7 @@ export interface TreeViewCallbacks {
 
 /** Options of `useTreeViewState`. */
 export interface TreeViewStateOptions extends TreeViewCallbacks {
-	readonly tree: readonly ReadonlySessionTreeNode[];
+	readonly tree: readonly SummaryTreeNode[];
 	readonly leafId: string | null;
 	/** Lines the whole view may use; the rows get what the title, markers, prompt and footer leave. */
 	readonly height: number;

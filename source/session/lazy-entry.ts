@@ -1,3 +1,4 @@
+import { summarizeEntry, type TreeRowKind } from "./entry-summary.js";
 import type { StoredEntry } from "./types.js";
 
 /** What an assistant message cost, kept in the skeleton so totals need no bodies. */
@@ -15,6 +16,8 @@ export interface EntryFacts {
 	/** "provider/model" of an assistant message (the context's default model falls back to it). */
 	model?: string;
 	usage?: UsageFacts;
+	/** What `/tree` shows the entry as (its filters need it for every entry). */
+	kind?: TreeRowKind;
 }
 
 /**
@@ -84,15 +87,10 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 
 /** A skeleton for an entry parsed from the line at `offset`, its body pinned when `pin`. */
 export function skeletonOf(entry: StoredEntry, offset: number, length: number, pin: boolean): LazyEntry {
-	const skeleton = new LazyEntry(
-		entry.type,
-		entry.id,
-		entry.parentId ?? null,
-		entry.timestamp,
-		offset,
-		length,
-		factsOf(entry),
-	);
+	const facts = factsOf(entry);
+	// The tree's filters need every entry's kind; a warm open has no bodies to find it in.
+	facts.kind = summarizeEntry(entry).kind;
+	const skeleton = new LazyEntry(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
 	if (pin) skeleton.pinned = entry;
 	return skeleton;
 }

@@ -13,6 +13,7 @@ import {
 	sessionContextOfPath,
 } from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
+import { buildSummaryTree, type SummaryTreeNode } from "./summary-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
 /** An entry as stored: one of the taxonomy, or an unknown type kept verbatim. */
@@ -303,6 +304,11 @@ export abstract class SessionEntries {
 	/** The whole tree, built iteratively; entries with a missing parent are roots. */
 	getTree(): SessionTreeNode[] {
 		return buildTree(this.getEntries(), this.#byId, this.#labels);
+	}
+
+	/** The tree as `/tree` draws it: kinds at once, each entry's text read when first asked for. */
+	getSummaryTree(): SummaryTreeNode[] {
+		return buildSummaryTree(this.#entries, this.#labels, (slot) => this.#body(slot));
 	}
 
 	/** The path root → `fromId` (default: the leaf). */

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
+import type { TreeRowKind } from "./entry-summary.js";
 import { type EntryFacts, LazyEntry, type UsageFacts } from "./lazy-entry.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** Bumped when the encoding changes: an older cache is rebuilt, never misread. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Bytes hashed at the end of what a cache covers (and at the start of the file). */
 const CHECK_BYTES = 4096;
@@ -60,6 +61,9 @@ interface Encoded {
 	models: Uint32Array;
 	/** input, output, cacheRead, cost per entry (NaN input: no usage). */
 	usage: Float64Array;
+	kindNames: string[];
+	/** 0: no kind, else 1 + index in `kindNames`. */
+	kinds: Uint8Array;
 	pinned: [number, StoredEntry][];
 }
 
@@ -104,6 +108,7 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	const types = interner();
 	const roles = interner();
 	const models = interner();
+	const kinds = interner();
 	const encoded: Encoded = {
 		format: FORMAT,
 		file: skeleton.file,
@@ -123,6 +128,8 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 		modelNames: models.names,
 		models: new Uint32Array(n),
 		usage: new Float64Array(4 * n).fill(Number.NaN),
+		kindNames: kinds.names,
+		kinds: new Uint8Array(n),
 		pinned: [],
 	};
 	for (let i = 0; i < n; i++) {
@@ -135,6 +142,7 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 		encoded.lengths[i] = entry.length;
 		encoded.roles[i] = roles.code(entry.facts.role);
 		encoded.models[i] = models.code(entry.facts.model);
+		encoded.kinds[i] = kinds.code(entry.facts.kind);
 		const usage = entry.facts.usage;
 		if (usage) encoded.usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * i);
 		if (entry.pinned && KEPT_PINNED.has(entry.type)) encoded.pinned.push([i, entry.pinned]);
@@ -144,8 +152,6 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 
 /** Bodies a warm open needs without reading the file: labels and the context's state. */
 const KEPT_PINNED = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
-
-const NO_FACTS: EntryFacts = Object.freeze({});
 
 /** Decodes a cache, or undefined when it is from another format or damaged. */
 export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
@@ -158,23 +164,35 @@ export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
 	if (encoded?.format !== FORMAT) return undefined;
 	const { ids, parents, types, typeNames, timestamps, offsets, lengths, roles, roleNames, models, modelNames, usage } =
 		encoded;
+	const { kinds, kindNames } = encoded;
 	const dangling = new Map(encoded.danglingParents);
-	// Entries of one role share one facts object: most entries are not assistant messages.
-	const roleFacts = roleNames.map((role): EntryFacts => Object.freeze({ role }));
+	// Entries of one role and kind share one facts object: most entries are not assistant messages.
+	const shared = new Map<number, EntryFacts>();
+	const sharedFacts = (role: number, kind: number): EntryFacts => {
+		const key = role * 256 + kind;
+		let facts = shared.get(key);
+		if (!facts) {
+			const made: EntryFacts = {};
+			if (role > 0) made.role = roleNames[role - 1]!;
+			if (kind > 0) made.kind = kindNames[kind - 1] as TreeRowKind;
+			facts = Object.freeze(made);
+			shared.set(key, facts);
+		}
+		return facts;
+	};
 	const entries: LazyEntry[] = new Array(ids.length);
 	for (let i = 0; i < ids.length; i++) {
 		const parent = parents[i]!;
 		const parentId = parent >= 0 ? ids[parent]! : parent === -1 ? null : (dangling.get(i) ?? null);
-		let facts = NO_FACTS;
+		let facts: EntryFacts;
 		const role = roles[i]!;
 		const model = models[i]!;
+		const kind = kinds[i]!;
 		if (model > 0 || !Number.isNaN(usage[4 * i]!)) {
-			facts = {
-				role: role > 0 ? roleNames[role - 1] : undefined,
-				model: model > 0 ? modelNames[model - 1] : undefined,
-			};
-			if (facts.role === undefined) delete facts.role;
-			if (facts.model === undefined) delete facts.model;
+			facts = {};
+			if (role > 0) facts.role = roleNames[role - 1]!;
+			if (model > 0) facts.model = modelNames[model - 1]!;
+			if (kind > 0) facts.kind = kindNames[kind - 1] as TreeRowKind;
 			if (!Number.isNaN(usage[4 * i]!)) {
 				const u: UsageFacts = {
 					input: usage[4 * i]!,
@@ -184,7 +202,7 @@ export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
 				};
 				facts.usage = u;
 			}
-		} else if (role > 0) facts = roleFacts[role - 1]!;
+		} else facts = sharedFacts(role, kind);
 		entries[i] = new LazyEntry(
 			typeNames[types[i]!]!,
 			ids[i]!,

@@ -134,7 +134,7 @@ describe("TUI views show session content with visible escapes", () => {
 		sm.appendLabelChange(result, `label ${ESC}]0;L${BEL}`);
 		const instance = await renderAndWait(
 			<TreeView
-				tree={sm.getTree()}
+				tree={sm.getSummaryTree()}
 				leafId={sm.getLeafId()}
 				height={10}
 				width={120}

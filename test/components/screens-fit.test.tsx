@@ -64,7 +64,7 @@ describe.each(SIZES)("screens fit a $columns×$rows terminal", ({ columns, rows 
 		const sm = longSession();
 		instance = await renderSizedAndWait(
 			<TreeView
-				tree={sm.getTree()}
+				tree={sm.getSummaryTree()}
 				leafId={sm.getLeafId()}
 				height={rows - 1}
 				width={columns}

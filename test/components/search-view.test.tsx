@@ -230,7 +230,7 @@ describe("the tree view's initial selection", () => {
 	async function tree(sm: SessionManager, initialSelectedId: string | undefined, onNavigate = vi.fn()) {
 		const instance = await renderAndWait(
 			<TreeView
-				tree={sm.getTree()}
+				tree={sm.getSummaryTree()}
 				leafId={sm.getLeafId()}
 				height={12}
 				width={80}

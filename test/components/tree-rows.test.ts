@@ -1,9 +1,9 @@
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { nextFilter, summarizeEntry, TREE_FILTERS } from "../../components/tree-view/entry-summary.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "../../components/tree-view/tree-rows.js";
+import { nextFilter, summarizeEntry, TREE_FILTERS } from "../../source/session/entry-summary.js";
 import { SessionManager } from "../../source/session/session-manager.js";
-import type { SessionTreeNode } from "../../source/session/types.js";
+import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { assistantMessage, toolResultMessage, userMessage } from "../helpers/messages.js";
 
 function lines(rows: readonly TreeRow[]): string[] {
@@ -38,7 +38,7 @@ function branchedSession() {
 describe("flattenTree connectors", () => {
 	it("runs the active path down column 0 with side branches hanging off it, like git log --graph", () => {
 		const { sm } = branchedSession();
-		const rows = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
+		const rows = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId() });
 		expect(lines(rows)).toEqual([
 			"user: hello",
 			"assistant: hi there",
@@ -56,13 +56,13 @@ describe("flattenTree connectors", () => {
 
 	it("marks the active path and the leaf, and starts the selection at the leaf", () => {
 		const { sm, ids } = branchedSession();
-		const rows = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
+		const rows = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId() });
 		expect(rows.filter((row) => row.onActivePath).map((row) => row.id)).toEqual([ids.u1, ids.a1, ids.u3, ids.a3]);
 		expect(rows.filter((row) => row.isLeaf).map((row) => row.id)).toEqual([ids.a3]);
 		expect(initialRowIndex(rows)).toBe(7);
 
 		sm.branch(ids.u4);
-		const moved = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
+		const moved = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId() });
 		expect(moved.filter((row) => row.onActivePath).map((row) => row.text)).toEqual([
 			"user: hello",
 			"assistant: hi there",
@@ -70,18 +70,20 @@ describe("flattenTree connectors", () => {
 			"assistant: first answer",
 			"user: deeper one",
 		]);
-		expect(flattenTree(sm.getTree(), { leafId: null }).some((row) => row.onActivePath || row.isLeaf)).toBe(false);
+		expect(flattenTree(sm.getSummaryTree(), { leafId: null }).some((row) => row.onActivePath || row.isLeaf)).toBe(
+			false,
+		);
 	});
 
 	it("starts at the deepest visible ancestor when the leaf itself is hidden", () => {
 		const { sm, ids } = branchedSession();
 		sm.appendLabelChange(ids.u1, "start");
-		const rows = flattenTree(sm.getTree(), { leafId: sm.getLeafId() });
+		const rows = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId() });
 		expect(rows.some((row) => row.isLeaf)).toBe(false);
 		expect(rows[initialRowIndex(rows)]?.id).toBe(ids.a3);
 		// "You are here" moves to the deepest shown entry of the path; a fold over the leaf shows it with ▸ instead.
 		expect(rows.filter((row) => row.standsForLeaf).map((row) => row.id)).toEqual([ids.a3]);
-		const folded = flattenTree(sm.getTree(), { leafId: sm.getLeafId(), folded: new Set([ids.a1]) });
+		const folded = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId(), folded: new Set([ids.a1]) });
 		expect(folded.some((row) => row.standsForLeaf)).toBe(false);
 	});
 });
@@ -107,7 +109,7 @@ function everyKindSession() {
 describe("flattenTree filters", () => {
 	const texts = (filter: (typeof TREE_FILTERS)[number]) => {
 		const { sm } = everyKindSession();
-		return flattenTree(sm.getTree(), { leafId: sm.getLeafId(), filter }).map((row) => row.text);
+		return flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId(), filter }).map((row) => row.text);
 	};
 
 	it("default shows messages and summaries, not bookkeeping", () => {
@@ -133,7 +135,7 @@ describe("flattenTree filters", () => {
 	it("user shows user messages, labeled shows labelled entries", () => {
 		expect(texts("user")).toEqual(["user: Read the file"]);
 		const { sm } = everyKindSession();
-		const labeled = flattenTree(sm.getTree(), { leafId: sm.getLeafId(), filter: "labeled" });
+		const labeled = flattenTree(sm.getSummaryTree(), { leafId: sm.getLeafId(), filter: "labeled" });
 		expect(labeled.map((row) => [row.text, row.label])).toEqual([["user: Read the file", "start"]]);
 	});
 
@@ -171,7 +173,7 @@ describe("flattenTree filters", () => {
 		sm.appendMessage(userMessage("z"));
 		sm.branch(model);
 		sm.appendMessage(userMessage("w"));
-		const tree = sm.getTree();
+		const tree = sm.getSummaryTree();
 		expect(lines(flattenTree(tree, { leafId: sm.getLeafId() }))).toEqual([
 			"user: top",
 			"├─ user: x",
@@ -196,7 +198,7 @@ describe("flattenTree search and folding", () => {
 	it("keeps rows whose text or label contains the search, case-insensitively", () => {
 		const { sm, ids } = branchedSession();
 		sm.appendLabelChange(ids.u2, "Milestone");
-		const tree = sm.getTree();
+		const tree = sm.getSummaryTree();
 		const leafId = sm.getLeafId();
 		expect(lines(flattenTree(tree, { leafId, search: "SECOND" }))).toEqual([
 			"user: second question",
@@ -212,7 +214,7 @@ describe("flattenTree search and folding", () => {
 
 	it("hides the descendants of folded entries", () => {
 		const { sm, ids } = branchedSession();
-		const tree = sm.getTree();
+		const tree = sm.getSummaryTree();
 		const leafId = sm.getLeafId();
 		const foldedRoot = flattenTree(tree, { leafId, folded: new Set([ids.a1]) });
 		expect(lines(foldedRoot)).toEqual(["user: hello", "assistant: hi there"]);
@@ -248,43 +250,43 @@ describe("summarizeEntry", () => {
 });
 
 describe("flattenTree at scale", () => {
-	function userNode(id: string, parentId: string | null): SessionTreeNode {
-		const message = { role: "user" as const, content: `message ${id}`, timestamp: 1 };
-		return { entry: { type: "message", id, parentId, timestamp: "2025-01-01T00:00:00.000Z", message }, children: [] };
+	type Node = SummaryTreeNode & { children: Node[] };
+	function userNode(id: string): Node {
+		return { id, kind: "user", text: `user: message ${id}`, children: [] };
 	}
 
 	it("flattens a 100,000-deep linear session without recursion", () => {
-		const root = userNode("e0", null);
+		const root = userNode("e0");
 		let tip = root;
 		for (let i = 1; i < 100_000; i++) {
-			const next = userNode(`e${i}`, tip.entry.id);
+			const next = userNode(`e${i}`);
 			tip.children.push(next);
 			tip = next;
 		}
-		const rows = flattenTree([root], { leafId: tip.entry.id });
+		const rows = flattenTree([root], { leafId: tip.id });
 		expect(rows).toHaveLength(100_000);
 		expect(rows.every((row) => row.prefix === "" && row.depth === 0 && row.onActivePath)).toBe(true);
 		expect(rows.at(-1)).toMatchObject({ id: "e99999", isLeaf: true, text: "user: message e99999" });
 	});
 
 	it("handles a node with 100,000 children and a 5,000-level-deep branching comb", () => {
-		const wide = userNode("w", null);
-		for (let i = 0; i < 100_000; i++) wide.children.push(userNode(`c${i}`, "w"));
+		const wide = userNode("w");
+		for (let i = 0; i < 100_000; i++) wide.children.push(userNode(`c${i}`));
 		const rows = flattenTree([wide], { leafId: null });
 		expect(rows).toHaveLength(100_001);
 		expect(rows[1]?.prefix).toBe("├─ ");
 		// With no leaf the newest child carries the line on.
 		expect(rows.at(-1)?.prefix).toBe("");
 
-		const comb = userNode("k0", null);
+		const comb = userNode("k0");
 		let tip = comb;
 		for (let i = 1; i < 5000; i++) {
-			tip.children.push(userNode(`dead${i}`, tip.entry.id));
-			const next = userNode(`k${i}`, tip.entry.id);
+			tip.children.push(userNode(`dead${i}`));
+			const next = userNode(`k${i}`);
 			tip.children.push(next);
 			tip = next;
 		}
-		const combRows = flattenTree([comb], { leafId: tip.entry.id });
+		const combRows = flattenTree([comb], { leafId: tip.id });
 		expect(combRows).toHaveLength(5000 + 4999);
 		// 4,999 side branches leave the active path and it stays in column 0: no staircase.
 		expect(combRows.at(-1)).toMatchObject({ depth: 0, prefix: "", isLeaf: true });

@@ -36,12 +36,12 @@ interface HarnessProps {
 
 /** Owns a real session like the app does: a label is appended, and the new tree is passed down. */
 function Harness({ sm, height = 15, onNavigate, onLabel, onCancel }: HarnessProps) {
-	const [snapshot, setSnapshot] = useState(() => ({ tree: sm.getTree(), leafId: sm.getLeafId() }));
+	const [snapshot, setSnapshot] = useState(() => ({ tree: sm.getSummaryTree(), leafId: sm.getLeafId() }));
 	const handleLabel = useCallback(
 		(entryId: string, label: string | undefined) => {
 			onLabel(entryId, label);
 			sm.appendLabelChange(entryId, label);
-			setSnapshot({ tree: sm.getTree(), leafId: sm.getLeafId() });
+			setSnapshot({ tree: sm.getSummaryTree(), leafId: sm.getLeafId() });
 		},
 		[sm, onLabel],
 	);

@@ -16,5 +16,5 @@ export function componentsCannotWriteTheSession(runtime: AppRuntime): void {
 	// @ts-expect-error the tree a screen reads is read-only
 	root.children.push(root);
 	// @ts-expect-error so are its entries
-	root.entry.id = "changed";
+	root.id = "changed";
 }

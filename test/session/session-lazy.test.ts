@@ -1,7 +1,9 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { flattenTree, type TreeRow } from "../../components/tree-view/tree-rows.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { getSkeletonsDir } from "../../source/session/session-paths.js";
+import { type BodyFile, FileSessionStorage } from "../../source/session/session-storage.js";
 import { SkeletonFiles } from "../../source/session/skeleton-files.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -214,5 +216,48 @@ describe("the skeleton cache of a big session", () => {
 		const rebuilt = await open(file);
 		expect(rebuilt.getLoadReport().skeletonCache).toBe("built");
 		expect(rebuilt.getEntries()).toEqual(await reference(file));
+	});
+});
+
+describe("/tree over a big session", () => {
+	useTempAgentDir();
+
+	/** A file storage that counts the body reads of sessions opened with it. */
+	class CountingStorage extends FileSessionStorage {
+		reads = 0;
+		override openBodyFile(path: string): BodyFile {
+			const file = super.openBodyFile(path);
+			return {
+				readSync: (position, length) => {
+					this.reads++;
+					return file.readSync(position, length);
+				},
+				close: () => file.close(),
+			};
+		}
+	}
+
+	it("lays out the tree from the skeleton and reads a body only for a row drawn or searched", async () => {
+		const { file, ids } = await writeSession();
+		const full = await SessionManager.open(file, { lazyAboveBytes: Number.POSITIVE_INFINITY });
+		const storage = new CountingStorage();
+		const lazy = await SessionManager.open(file, { lazyAboveBytes: 0, storage });
+		try {
+			const shape = (rows: TreeRow[]) => rows.map((row) => [row.id, row.kind, row.prefix, row.onActivePath]);
+			const before = storage.reads;
+			const rows = flattenTree(lazy.getSummaryTree(), { leafId: lazy.getLeafId(), filter: "all" });
+			const reference = flattenTree(full.getSummaryTree(), { leafId: full.getLeafId(), filter: "all" });
+			expect(shape(rows)).toEqual(shape(reference));
+			expect(storage.reads).toBe(before);
+			const side = rows.find((row) => row.id === ids.side)!;
+			expect(side.text).toBe(reference.find((row) => row.id === ids.side)!.text);
+			expect(storage.reads).toBe(before + 1);
+			const hits = flattenTree(lazy.getSummaryTree(), { leafId: lazy.getLeafId(), search: "side branch" });
+			expect(hits.map((row) => row.id)).toEqual([ids.side]);
+			expect(storage.reads).toBeGreaterThan(before + 1);
+		} finally {
+			await full.close();
+			await lazy.close();
+		}
 	});
 });

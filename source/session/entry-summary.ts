@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import type { SessionEntry, UnknownSessionEntry } from "../../source/session/types.js";
-import { isKnownEntry } from "../../source/session/types.js";
+import type { SessionEntry, UnknownSessionEntry } from "./types.js";
+import { isKnownEntry } from "./types.js";
 
 /** What a tree row stands for; filters and colours key on it. */
 export type TreeRowKind =
