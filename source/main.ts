@@ -118,7 +118,13 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 		sessionDir: flags.sessionDir,
 	};
 	// A --resume <id> from another project asks before forking: do it before the screen is taken over.
-	const early = sessionFlags.resume !== undefined ? await createSessionManager(sessionFlags, io.cwd) : undefined;
+	const { withReadProgress } = await import("./cli/read-progress.js");
+	const early =
+		sessionFlags.resume !== undefined
+			? await withReadProgress(sessionFlags.resume, (progress) =>
+					createSessionManager(sessionFlags, io.cwd, undefined, undefined, progress),
+				)
+			: undefined;
 	const { runApp } = await import("../components/run-app.js");
 	const code = await runApp({
 		// The picker is drawn from the session index at once; the rest loads behind it.

@@ -29,9 +29,12 @@ function thinkingSummary(thinking: string): string {
 
 /** One row: cut (not wrapped) at the width, with an ellipsis when cut. */
 export function oneRow(text: string, width: number): string {
-	const flat = text.replaceAll("\t", "    ");
+	// Only the head can show: a tool output of one 1 MB line is not wrapped whole to draw one row.
+	const limit = width * 4 + 16;
+	const cut = text.length > limit;
+	const flat = (cut ? text.slice(0, limit) : text).replaceAll("\t", "    ");
 	const rows = wrapCode(flat, width);
-	return rows.length <= 1 ? flat : `${wrapCode(flat, Math.max(1, width - 1))[0] ?? ""}…`;
+	return rows.length <= 1 && !cut ? flat : `${wrapCode(flat, Math.max(1, width - 1))[0] ?? ""}…`;
 }
 
 /** The body of an assistant message: markdown, thinking (shown or summarised), one `●` row per tool call. */

@@ -3,6 +3,7 @@ import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { newestSessionPaths } from "../index/session-listing.js";
 import { parseHeaderOf } from "../session/session-header.js";
+import type { ReadProgress } from "../session/session-loader.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import { SessionManager } from "../session/session-manager.js";
 import type { SessionHeader } from "../session/types.js";
@@ -47,6 +48,7 @@ export async function createSessionManager(
 	cwd: string,
 	confirm: Confirm = terminalConfirm,
 	notify: (text: string) => void = () => undefined,
+	progress: ReadProgress = {},
 ): Promise<SessionManager> {
 	if (flags.noSession) {
 		if (flags.resume !== undefined || flags.continue) notify(NO_SESSION_NOTICE);
@@ -60,8 +62,8 @@ export async function createSessionManager(
 				const path = resolve(cwd, lookup.path);
 				// A file is as foreign as an id: another project's session asks the same question.
 				const header = await readHeader(path);
-				if (header && header.cwd !== cwd) return forkForeign(path, header, cwd, sessionDir, confirm);
-				return openUnlessLocked(path, cwd, sessionDir, confirm);
+				if (header && header.cwd !== cwd) return forkForeign(path, header, cwd, sessionDir, confirm, progress);
+				return openUnlessLocked(path, cwd, sessionDir, confirm, progress);
 			}
 			case "ambiguous":
 				throw new SessionSetupError(
@@ -71,8 +73,8 @@ export async function createSessionManager(
 				throw new SessionSetupError(`No session found for ${flags.resume}`);
 			case "found": {
 				const { session } = lookup;
-				if (session.cwd === cwd) return openUnlessLocked(session.path, cwd, sessionDir, confirm);
-				return forkForeign(session.path, session, cwd, sessionDir, confirm);
+				if (session.cwd === cwd) return openUnlessLocked(session.path, cwd, sessionDir, confirm, progress);
+				return forkForeign(session.path, session, cwd, sessionDir, confirm, progress);
 			}
 		}
 	}
@@ -111,10 +113,11 @@ async function forkForeign(
 	cwd: string,
 	sessionDir: string | undefined,
 	confirm: Confirm,
+	progress: ReadProgress,
 ): Promise<SessionManager> {
 	const answer = await confirm(`Session found in different project: ${owner.cwd}. Fork into current directory?`);
 	if (!answer) throw new SessionSetupError(`Session ${owner.id} belongs to ${owner.cwd}; not forked into ${cwd}`);
-	return SessionManager.forkFrom(path, cwd, { sessionDir });
+	return SessionManager.forkFrom(path, cwd, { sessionDir, progress });
 }
 
 /**
@@ -126,17 +129,18 @@ async function openUnlessLocked(
 	cwd: string,
 	sessionDir: string | undefined,
 	confirm: Confirm,
+	progress: ReadProgress,
 ): Promise<SessionManager> {
 	try {
-		return await SessionManager.open(path, { sessionDir });
+		return await SessionManager.open(path, { sessionDir, progress });
 	} catch (error) {
 		if (!(error instanceof SessionLockedError)) throw error;
 		const fork = await confirm(`${error.message}. Fork it into a new session?`);
-		if (fork) return SessionManager.forkFrom(path, cwd, { sessionDir });
+		if (fork) return SessionManager.forkFrom(path, cwd, { sessionDir, progress });
 		if (fork === undefined)
 			throw new SessionSetupError(`${error.message}: fork it or open it read-only from a terminal`);
 		const readOnly = await confirm("Open it read-only instead (browse, export, no new messages)?");
-		if (readOnly) return SessionManager.openReadOnly(path, { sessionDir });
+		if (readOnly) return SessionManager.openReadOnly(path, { sessionDir, progress });
 		throw new SessionSetupError(`${error.message}: cancelled`);
 	}
 }

@@ -10,6 +10,7 @@ import type { SessionInfo } from "../session/types.js";
 import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
 import { refreshIndexWithProgress } from "./index-progress.js";
+import { withReadProgress } from "./read-progress.js";
 import { lookupSession } from "./session-lookup.js";
 
 /** Flags the session commands understand. */
@@ -104,7 +105,9 @@ async function infoCommand(value: string | undefined, flags: SessionsFlags, io: 
 	}
 	const path = await resolveTarget(value, flags, io);
 	if (!path) return 1;
-	const read = await SessionSnapshot.read(path, new FileSessionStorage());
+	const read = await withReadProgress(path, (progress) =>
+		SessionSnapshot.read(path, new FileSessionStorage(), progress),
+	);
 	if (read.kind === "missing") {
 		io.stderr(`File not found: ${safeLine(path)}\n`);
 		return 1;

@@ -6,6 +6,7 @@ import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries } from "./session-entries.js";
+import type { ReadProgress } from "./session-loader.js";
 import { type LockInfo, SessionLockedError } from "./session-lock.js";
 import type {
 	ContinueOptions,
@@ -96,7 +97,10 @@ export class SessionManager extends SessionEntries {
 	}
 
 	/** Opens a session to browse, export or fork without writing or locking it (another xcsh has it). */
-	static async openReadOnly(path: string, options: StorageOptions = {}): Promise<SessionManager> {
+	static async openReadOnly(
+		path: string,
+		options: StorageOptions & { progress?: ReadProgress } = {},
+	): Promise<SessionManager> {
 		return SessionManager.open(path, { ...options, readOnly: true });
 	}
 
@@ -124,10 +128,17 @@ export class SessionManager extends SessionEntries {
 	}
 
 	/** Copies another session (any project) into a new session for `targetCwd`; the source is untouched. */
-	static async forkFrom(sourcePath: string, targetCwd: string, options: StorageOptions = {}): Promise<SessionManager> {
+	static async forkFrom(
+		sourcePath: string,
+		targetCwd: string,
+		options: StorageOptions & { progress?: ReadProgress } = {},
+	): Promise<SessionManager> {
 		const store = options.storage ?? new FileSessionStorage();
 		const source = resolve(sourcePath);
-		const opened = await openSessionFile(source, store, { lazyAboveBytes: options.lazyAboveBytes });
+		const opened = await openSessionFile(source, store, {
+			...options.progress,
+			lazyAboveBytes: options.lazyAboveBytes,
+		});
 		if (opened.kind === "invalid") throw new Error(`Not a session file: ${source}`);
 		if (opened.kind !== "loaded") throw new Error(`File not found: ${source}`);
 		const sessionDir = options.sessionDir ?? getDefaultSessionDir(targetCwd);

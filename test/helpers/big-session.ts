@@ -21,7 +21,7 @@ export function writeBigSession(
 	path: string,
 	turns: number,
 	toolResultBytes: number,
-	options: { compactBeforeLast?: number } = {},
+	options: { compactBeforeLast?: number; cwd?: string } = {},
 ): BigSession {
 	const fd = openSync(path, "w", 0o600);
 	let bytes = 0;
@@ -63,7 +63,7 @@ export function writeBigSession(
 			version: 3,
 			id: "big-session-0001",
 			timestamp: new Date(start).toISOString(),
-			cwd: "/work/big",
+			cwd: options.cwd ?? "/work/big",
 		});
 		const compactAt = options.compactBeforeLast === undefined ? -1 : turns - options.compactBeforeLast;
 		let firstKept: string | undefined;

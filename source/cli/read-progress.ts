@@ -1,0 +1,85 @@
+import type { ReadProgress } from "../session/session-loader.js";
+
+/** Reading was stopped by the person (Escape or Ctrl+C): nothing was opened or changed. */
+export class ReadCancelledError extends Error {
+	constructor(what: string) {
+		super(`Stopped reading ${what}: nothing was opened or changed`);
+		this.name = "ReadCancelledError";
+	}
+}
+
+/** Where the progress line goes and where Escape comes from. */
+export interface ProgressTerminal {
+	/** True when the line can be redrawn in place (a terminal). */
+	readonly interactive: boolean;
+	write(text: string): void;
+	/** Calls `onKey` with each chunk typed until the returned function is called. */
+	listenForKeys(onKey: (bytes: Buffer) => void): () => void;
+}
+
+/** The process's stderr and stdin. */
+export function processTerminal(): ProgressTerminal {
+	return {
+		interactive: process.stderr.isTTY === true,
+		write: (text) => process.stderr.write(text),
+		listenForKeys(onKey) {
+			const stdin = process.stdin;
+			if (!stdin.isTTY) return () => undefined;
+			const wasRaw = stdin.isRaw;
+			stdin.setRawMode(true);
+			stdin.on("data", onKey);
+			stdin.resume();
+			return () => {
+				stdin.off("data", onKey);
+				stdin.pause();
+				stdin.setRawMode(wasRaw);
+			};
+		},
+	};
+}
+
+/** Shown only for a read that lasts: a warm or small open never flashes a line. */
+const SHOW_AFTER_MS = 300;
+const REDRAW_EVERY_MS = 100;
+const ESCAPE = 0x1b;
+const CTRL_C = 0x03;
+
+/** "1.2 of 3.4 GB", "120 of 640 MB". */
+export function describeProgress(read: number, total: number): string {
+	const gb = total >= 1e9;
+	const unit = gb ? 1e9 : 1e6;
+	const digits = gb ? 1 : 0;
+	return `${(read / unit).toFixed(digits)} of ${(total / unit).toFixed(digits)} ${gb ? "GB" : "MB"}`;
+}
+
+/**
+ * Runs a read with a progress line on a terminal (`Reading session… 1.2 of 3.4 GB · Esc cancels`),
+ * redrawn in place and cleared at the end; Escape or Ctrl+C stops it with `ReadCancelledError`.
+ */
+export async function withReadProgress<T>(
+	what: string,
+	run: (progress: ReadProgress) => Promise<T>,
+	terminal: ProgressTerminal = processTerminal(),
+	now: () => number = Date.now,
+): Promise<T> {
+	const controller = new AbortController();
+	const started = now();
+	let drawnAt = 0;
+	let stopListening: (() => void) | undefined;
+	const onProgress = (read: number, total: number): void => {
+		if (!terminal.interactive || read >= total) return;
+		const at = now();
+		if (at - started < SHOW_AFTER_MS || at - drawnAt < REDRAW_EVERY_MS) return;
+		drawnAt = at;
+		stopListening ??= terminal.listenForKeys((bytes) => {
+			if (bytes.includes(ESCAPE) || bytes.includes(CTRL_C)) controller.abort(new ReadCancelledError(what));
+		});
+		terminal.write(`\r\u001b[2KReading session… ${describeProgress(read, total)} · Esc cancels`);
+	};
+	try {
+		return await run({ signal: controller.signal, onProgress });
+	} finally {
+		stopListening?.();
+		if (drawnAt > 0) terminal.write("\r\u001b[2K");
+	}
+}

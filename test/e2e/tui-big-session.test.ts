@@ -1,0 +1,38 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BIG_SESSION_LAST_ANSWER, writeBigSession } from "../helpers/big-session.js";
+import { KEYS } from "../helpers/keys.js";
+import { usePtyProject } from "../helpers/pty-project.js";
+
+describe("a big session from the terminal", () => {
+	const temp = usePtyProject();
+
+	it("shows how much of it was read while it opens, and Escape stops it without changing it", {
+		timeout: 120_000,
+	}, async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const before = statSync(file);
+		const t = temp.open({ args: ["--resume", file] });
+		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		t.write(KEYS.escape);
+		expect(await t.exited()).toBe(1);
+		expect(t.screen()).toContain(`xcsh: Stopped reading ${file}: nothing was opened or changed`);
+		const after = statSync(file);
+		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+	});
+
+	it("opens with its last answer on screen, and /tree lists it", { timeout: 120_000 }, async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 100, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const t = temp.open({ args: ["--resume", file], env: { XCSH_LAZY_ABOVE_BYTES: String(1 << 20) } });
+		await t.waitFor((s) => s.includes(BIG_SESSION_LAST_ANSWER) && s.includes(" · "), 60_000);
+		await t.type("/tree");
+		t.write("\r");
+		const tree = await t.waitFor((s) => s.includes("assistant: The last answer of a very big session."), 30_000);
+		// Rows drawn from the skeleton, their text read from disk: the turn before the last one.
+		expect(tree).toContain("user: question 98");
+		await t.stop();
+	});
+});
