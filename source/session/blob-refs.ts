@@ -79,9 +79,28 @@ function blobRefsOf(entries: readonly FileEntry[]): BlobRef[] {
 	return refs;
 }
 
+/** Text blocks read from the blob store, with the blob they came from and the text's length then. */
+const resolvedTexts = new WeakMap<object, { hash: string; length: number }>();
+
 function fill(ref: BlobRef, bytes: Buffer): void {
 	if (ref.kind === "image") ref.block.data = bytes.toString("base64");
-	else ref.block.text = bytes.toString("utf8");
+	else {
+		ref.block.text = bytes.toString("utf8");
+		resolvedTexts.set(ref.block, { hash: ref.hash, length: ref.block.text.length });
+	}
+}
+
+/**
+ * The blob reference a text block was read from, if it still holds that text: a rewrite writes the
+ * reference back (inline, the text would be cut at the persistence limit, and the slimming undone).
+ */
+export function textBlobRefOf(block: unknown): string | undefined {
+	if (typeof block !== "object" || block === null) return undefined;
+	const origin = resolvedTexts.get(block);
+	const text = (block as { text?: unknown }).text;
+	return origin && typeof text === "string" && text.length === origin.length
+		? `${BLOB_REF_PREFIX}${origin.hash}`
+		: undefined;
 }
 
 /** `resolveBlobRefs` for one entry read on demand, inside a synchronous call. */

@@ -1,4 +1,4 @@
-import { externaliseImage, isExternalisable, type PendingBlob } from "./blob-refs.js";
+import { externaliseImage, isExternalisable, type PendingBlob, textBlobRefOf } from "./blob-refs.js";
 import type { FileEntry } from "./types.js";
 
 /** Strings longer than this are cut before they reach disk. */
@@ -22,7 +22,8 @@ function countLines(content: Json): number | undefined {
 
 /**
  * Returns the form of an entry to write to disk: large strings cut, transient fields dropped,
- * `lineCount` recomputed, large base64 images replaced by `blob:sha256:<hash>`. Copy-on-write: the
+ * `lineCount` recomputed, large base64 images replaced by `blob:sha256:<hash>`, texts read from the
+ * blob store (`xcsh doctor --slim`) written back as their reference. Copy-on-write: the
  * in-memory entry is never modified, and an entry that needs nothing is returned as is.
  */
 export function prepareForPersistence(entry: FileEntry, blobs: PendingBlob[]): FileEntry {
@@ -36,8 +37,12 @@ function transform(value: Json, inContentArray: boolean, blobs: PendingBlob[]): 
 		let copy: Json[] | undefined;
 		for (let i = 0; i < value.length; i++) {
 			const item = value[i];
-			const next =
-				inContentArray && isExternalisable(item) ? externaliseImage(item, blobs) : transform(item, false, blobs);
+			const textRef = inContentArray ? textBlobRefOf(item) : undefined;
+			const next = textRef
+				? { ...(item as object), text: textRef }
+				: inContentArray && isExternalisable(item)
+					? externaliseImage(item, blobs)
+					: transform(item, false, blobs);
 			if (next !== item) {
 				copy ??= value.slice();
 				copy[i] = next;

@@ -1,7 +1,14 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { slimSessionFile } from "../../source/doctor/slim.js";
 import { resolveBlobRefs, resolveBlobRefsSync } from "../../source/session/blob-refs.js";
 import { MemoryBlobStore } from "../../source/session/blob-store.js";
+import { TRUNCATION_NOTICE } from "../../source/session/persist-transform.js";
+import { SessionManager } from "../../source/session/session-manager.js";
 import type { FileEntry } from "../../source/session/types.js";
+import { writeBigSession } from "../helpers/big-session.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
 function toolResultEntry(id: string, texts: string[]): FileEntry {
 	return {
@@ -54,5 +61,29 @@ describe("text blob references in tool results", () => {
 		} as FileEntry;
 		expect(await resolveBlobRefs([user], blobs)).toEqual([]);
 		expect(textsOf(user)).toEqual([`blob:sha256:${hash}`]);
+	});
+});
+
+describe("a slimmed session rewritten by xcsh", () => {
+	const temp = useTempAgentDir();
+
+	it("keeps its tool results in the blob store: a rename writes the reference back, never the text cut at the limit", async () => {
+		const file = join(temp.root, "slim.jsonl");
+		// 600,000 characters: more than xcsh writes inline (MAX_PERSIST_CHARS), as another tool may.
+		writeBigSession(file, 2, 600_000, { cwd: temp.root });
+		const before = await SessionManager.open(file, { lazyAboveBytes: Number.POSITIVE_INFINITY });
+		const reference = before.getEntries();
+		await before.close();
+		expect((await slimSessionFile(file)).kind).toBe("slimmed");
+		const session = await SessionManager.open(file, { lazyAboveBytes: Number.POSITIVE_INFINITY });
+		await session.setSessionName("renamed after slimming");
+		await session.close();
+		// Booleans: a failure must not print a file of megabytes.
+		const text = readFileSync(file, "utf8");
+		expect(text.includes('"text":"blob:sha256:')).toBe(true);
+		expect(text.includes(TRUNCATION_NOTICE)).toBe(false);
+		const again = await SessionManager.open(file, { lazyAboveBytes: Number.POSITIVE_INFINITY });
+		expect(again.getEntries()).toEqual(reference);
+		await again.close();
 	});
 });
