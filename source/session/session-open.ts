@@ -6,12 +6,14 @@ import {
 	type ReadProgress,
 	readSessionFile,
 	readSessionSkeleton,
+	type ScanCoverage,
 	type SessionFileRead,
 	type SessionSkeletonRead,
 	type SkeletonResume,
 } from "./session-loader.js";
 import type { SessionStorage, StorageStat } from "./session-storage.js";
 import { coverHashes, decodeSkeleton, encodeSkeleton } from "./skeleton-cache.js";
+import type { JsonlLineError, SessionHeader } from "./types.js";
 
 /**
  * Sessions bigger than this keep only their skeleton and the active context in memory. Measured:
@@ -64,25 +66,37 @@ async function cachedSkeleton(
 	};
 }
 
-/** Writes the skeleton of what was just read, for the next open (a failure only costs that open time). */
-async function saveSkeleton(
-	file: string,
-	storage: SessionStorage,
-	read: SessionSkeletonRead,
-	stat: StorageStat,
-): Promise<void> {
-	if (read.kind !== "ok" || !read.covered || !storage.skeletons || stat.ino === undefined) return;
-	const entries = read.entries.filter(isLazy) as LazyEntry[];
-	if (entries.length !== read.entries.length) return;
-	const hashes = await coverHashes((position, length) => storage.readBytes(file, position, length), read.covered.bytes);
+/** What a skeleton cache is made of. */
+export interface SkeletonToCache {
+	header: SessionHeader;
+	entries: readonly LazyEntry[];
+	skipped: readonly JsonlLineError[];
+	covered: ScanCoverage;
+}
+
+/** Writes a skeleton for the next open of `file` (a failure only costs that open time). */
+export async function cacheSkeleton(file: string, storage: SessionStorage, skeleton: SkeletonToCache): Promise<void> {
+	const stat = storage.statSync(file);
+	if (!storage.skeletons || stat?.ino === undefined) return;
+	const hashes = await coverHashes(
+		(position, length) => storage.readBytes(file, position, length),
+		skeleton.covered.bytes,
+	);
 	const bytes = encodeSkeleton({
-		file: { ino: stat.ino, bytes: read.covered.bytes, mtimeMs: stat.mtimeMs, ...hashes },
-		header: read.header,
-		skipped: read.skipped,
-		nextLineNumber: read.covered.nextLineNumber,
-		entries,
+		file: { ino: stat.ino, bytes: skeleton.covered.bytes, mtimeMs: stat.mtimeMs, ...hashes },
+		header: skeleton.header,
+		skipped: [...skeleton.skipped],
+		nextLineNumber: skeleton.covered.nextLineNumber,
+		entries: [...skeleton.entries],
 	});
 	await storage.skeletons.write(file, bytes);
+}
+
+async function saveSkeleton(file: string, storage: SessionStorage, read: SessionSkeletonRead): Promise<void> {
+	if (read.kind !== "ok" || !read.covered) return;
+	const entries = read.entries.filter(isLazy) as LazyEntry[];
+	if (entries.length !== read.entries.length) return;
+	await cacheSkeleton(file, storage, { header: read.header, entries, skipped: read.skipped, covered: read.covered });
 }
 
 /**
@@ -122,7 +136,7 @@ export async function openSessionFile(
 		toCache === undefined
 			? undefined
 			: new Promise<void>((resolve) => setImmediate(resolve))
-					.then(() => saveSkeleton(file, storage, toCache, stat!))
+					.then(() => saveSkeleton(file, storage, toCache))
 					.catch((error: unknown) => log.warn(`Could not cache the skeleton of ${file}: ${String(error)}`));
 	return { kind: "loaded", loaded, bodies, ...(cacheWrite ? { cacheWrite } : {}) };
 }

@@ -193,6 +193,18 @@ describe("the skeleton cache of a big session", () => {
 		expect(warm.getEntries()).toEqual(await reference(file));
 	});
 
+	it("is written again when xcsh rewrites the file (a rename), so the next open reads nothing again", async () => {
+		const { file } = await writeSession();
+		const session = await openAndCache(file);
+		const cached = statSync(cacheOf(file)).mtimeMs;
+		await session.setSessionName("renamed");
+		await vi.waitFor(() => expect(statSync(cacheOf(file)).mtimeMs).not.toBe(cached));
+		const warm = await open(file);
+		expect(warm.getLoadReport().skeletonCache).toBe("reused");
+		expect(warm.getSessionName()).toBe("renamed");
+		expect(warm.getEntries()).toEqual(await reference(file));
+	});
+
 	it("is rebuilt when the file was rewritten, truncated or changed in place, or the cache deleted", async () => {
 		const { file } = await writeSession();
 		const text = readFileSync(file, "utf8");
