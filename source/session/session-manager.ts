@@ -171,6 +171,11 @@ export class SessionManager extends SessionEntries {
 	 */
 	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
+		// Asked before reading: a file of gigabytes is not read to learn that another xcsh has it.
+		if (this.#persist && options.readOnly !== true) {
+			const holder = this.#storage.lockHolder(file);
+			if (holder) throw new SessionLockedError(file, holder);
+		}
 		const opened = await openSessionFile(file, this.#storage, { ...options.progress, lazyAboveBytes: this.#lazyAbove });
 		if (options.mustExist && opened.kind === "missing") throw new Error(`Session file not found: ${file}`);
 		if (opened.kind === "invalid") throw new Error(`Not a session file: ${file}`);

@@ -1,10 +1,12 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flattenTree, type TreeRow } from "../../components/tree-view/tree-rows.js";
+import { SessionLockedError } from "../../source/session/session-lock.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { getSkeletonsDir } from "../../source/session/session-paths.js";
 import { type BodyFile, FileSessionStorage } from "../../source/session/session-storage.js";
 import { SkeletonFiles } from "../../source/session/skeleton-files.js";
+import { holdSession } from "../helpers/hold-session.js";
 import { assistantMessage, imageBlock, toolResultMessage, userMessage } from "../helpers/messages.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -270,6 +272,26 @@ describe("/tree over a big session", () => {
 		} finally {
 			await full.close();
 			await lazy.close();
+		}
+	});
+});
+
+describe("opening a big session another xcsh has open", () => {
+	const temp = useTempAgentDir();
+
+	it("says so before reading it", async () => {
+		const { file } = await writeSession();
+		const holder = await holdSession(file, temp.agentDir);
+		try {
+			let read = 0;
+			const opening = SessionManager.open(file, {
+				lazyAboveBytes: 0,
+				progress: { onProgress: (bytes) => (read = bytes) },
+			});
+			await expect(opening).rejects.toBeInstanceOf(SessionLockedError);
+			expect(read).toBe(0);
+		} finally {
+			holder.kill();
 		}
 	});
 });
