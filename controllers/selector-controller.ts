@@ -9,6 +9,8 @@ import {
 } from "../source/index/indexed-sessions.js";
 import { listAllSessions, listProjectSessions } from "../source/index/session-listing.js";
 import { log } from "../source/logger.js";
+import { describeProgress } from "../source/render/byte-progress.js";
+import type { ReadProgress } from "../source/session/session-loader.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { getDefaultSessionDir } from "../source/session/session-paths.js";
@@ -39,7 +41,7 @@ export interface SelectorControllerOptions {
 	/** The session file open right now (never deleted, renamed through `renameCurrentSession`). */
 	readonly currentSessionFile: () => string | undefined;
 	/** `AgentSession.switchSession`: false when an extension cancelled the switch. */
-	readonly switchSession: (path: string, options?: { readOnly?: boolean }) => Promise<boolean>;
+	readonly switchSession: (path: string, options?: { readOnly?: boolean; progress?: ReadProgress }) => Promise<boolean>;
 	/**
 	 * Renames the open session through its live SessionManager. A second manager must not rewrite
 	 * that file: the live one appends through an open descriptor and would write to the replaced inode.
@@ -210,8 +212,18 @@ export class SelectorController {
 	/** Switches the app to a session; checks the result, since an extension may cancel the switch. */
 	async resumeSession(path: string, options: { readOnly?: boolean } = {}): Promise<ResumeOutcome> {
 		this.#set({}, ["notice", "error"]);
+		let shownAt = 0;
+		// A big session read for the first time says how far it got (a warm or small one never shows it).
+		const onProgress = (read: number, total: number): void => {
+			const now = Date.now();
+			if (read >= total || now - shownAt < 100) return;
+			shownAt = now;
+			this.#set({ notice: `Reading session… ${describeProgress(read, total)}` });
+		};
 		try {
-			if (await this.#options.switchSession(path, options)) return "resumed";
+			const switched = await this.#options.switchSession(path, { ...options, progress: { onProgress } });
+			if (shownAt > 0) this.#set({}, ["notice"]);
+			if (switched) return "resumed";
 			this.#set({ notice: RESUME_CANCELLED_NOTICE });
 			return "cancelled";
 		} catch (error) {

@@ -1,4 +1,7 @@
+import { describeProgress } from "../render/byte-progress.js";
 import type { ReadProgress } from "../session/session-loader.js";
+
+export { describeProgress };
 
 /** Reading was stopped by the person (Escape or Ctrl+C): nothing was opened or changed. */
 export class ReadCancelledError extends Error {
@@ -43,14 +46,6 @@ const SHOW_AFTER_MS = 300;
 const REDRAW_EVERY_MS = 100;
 const ESCAPE = 0x1b;
 const CTRL_C = 0x03;
-
-/** "1.2 of 3.4 GB", "120 of 640 MB". */
-export function describeProgress(read: number, total: number): string {
-	const gb = total >= 1e9;
-	const unit = gb ? 1e9 : 1e6;
-	const digits = gb ? 1 : 0;
-	return `${(read / unit).toFixed(digits)} of ${(total / unit).toFixed(digits)} ${gb ? "GB" : "MB"}`;
-}
 
 /**
  * Runs a read with a progress line on a terminal (`Reading session… 1.2 of 3.4 GB · Esc cancels`),

@@ -285,4 +285,20 @@ describe("SelectorController", () => {
 		await expect(broken.resumeSession(target)).resolves.toBe("failed");
 		expect(broken.getSnapshot().error).toBe("Not a session file: x");
 	});
+
+	it("says how far reading a big session got while it opens, and clears it after", async () => {
+		const target = await makeSession(projectA, "a big one");
+		const notices: (string | undefined)[] = [];
+		const controller = controllerFor(projectA, {
+			switchSession: async (_path, options) => {
+				options?.progress?.onProgress?.(40e6, 100e6);
+				notices.push(controller.getSnapshot().notice);
+				options?.progress?.onProgress?.(100e6, 100e6);
+				return true;
+			},
+		});
+		await expect(controller.resumeSession(target)).resolves.toBe("resumed");
+		expect(notices).toEqual(["Reading session… 40 of 100 MB"]);
+		expect(controller.getSnapshot().notice).toBeUndefined();
+	});
 });
