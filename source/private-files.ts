@@ -1,6 +1,7 @@
+import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { getAgentDir } from "./agent-dir.js";
 
 // Sessions hold every prompt, file and command output unredacted: nobody but the person may read them.
@@ -17,6 +18,27 @@ export function ensurePrivateDirSync(dir: string): void {
 /** `mkdir -p` whose new folders are private, asynchronously. */
 export async function ensurePrivateDir(dir: string): Promise<void> {
 	await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/**
+ * Writes a private file so readers see the old bytes or the new ones, never half: a temp file beside
+ * it (`.<name>.<random>.tmp`), fsynced, then renamed over it.
+ */
+export async function writePrivateFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+	const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString("hex")}.tmp`);
+	try {
+		const handle = await open(temp, "w", PRIVATE_FILE_MODE);
+		try {
+			await handle.writeFile(bytes);
+			await handle.sync();
+		} finally {
+			await handle.close();
+		}
+		await rename(temp, target);
+	} catch (error) {
+		await unlink(temp).catch(() => undefined);
+		throw error;
+	}
 }
 
 /**

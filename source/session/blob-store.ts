@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { access, open, readFile, rename, unlink } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
+import { ensurePrivateDirSync, writePrivateFileAtomically } from "../private-files.js";
 
 /** Prefix of an externalised image's `data` field. */
 export const BLOB_REF_PREFIX = "blob:sha256:";
@@ -53,20 +53,7 @@ export class BlobStore implements BlobStorage {
 		const target = join(this.#dir, hash);
 		if (await this.has(hash)) return hash;
 		ensurePrivateDirSync(this.#dir);
-		const temp = join(this.#dir, `.${hash}.${randomBytes(4).toString("hex")}.tmp`);
-		const handle = await open(temp, "w", PRIVATE_FILE_MODE);
-		try {
-			await handle.writeFile(bytes);
-			await handle.sync();
-		} finally {
-			await handle.close();
-		}
-		try {
-			await rename(temp, target);
-		} catch (error) {
-			await unlink(temp).catch(() => undefined);
-			throw error;
-		}
+		await writePrivateFileAtomically(target, bytes);
 		return hash;
 	}
 

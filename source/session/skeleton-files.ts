@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
+import { ensurePrivateDirSync, writePrivateFileAtomically } from "../private-files.js";
 import type { SkeletonStore } from "./skeleton-cache.js";
 
 /** Skeleton caches as files `<dir>/<sha256 of the session path>.skel`, replaced atomically. */
@@ -28,20 +27,6 @@ export class SkeletonFiles implements SkeletonStore {
 
 	async write(sessionFile: string, bytes: Buffer): Promise<void> {
 		ensurePrivateDirSync(this.#dir);
-		const target = this.pathFor(sessionFile);
-		const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-		try {
-			const handle = await open(temp, "w", PRIVATE_FILE_MODE);
-			try {
-				await handle.writeFile(bytes);
-				await handle.sync();
-			} finally {
-				await handle.close();
-			}
-			await rename(temp, target);
-		} catch (error) {
-			await unlink(temp).catch(() => undefined);
-			throw error;
-		}
+		await writePrivateFileAtomically(this.pathFor(sessionFile), bytes);
 	}
 }
