@@ -303,7 +303,7 @@ export abstract class SessionEntries {
 
 	/** The whole tree, built iteratively; entries with a missing parent are roots. */
 	getTree(): SessionTreeNode[] {
-		return buildTree(this.getEntries(), this.#byId, this.#labels);
+		return buildTree(this.getEntries(), this.#labels);
 	}
 
 	/** The tree as `/tree` draws it: kinds at once, each entry's text read when first asked for. */

@@ -1,5 +1,6 @@
 import { type EntrySummary, summarizeEntry, type TreeRowKind } from "./entry-summary.js";
 import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
+import { linkTree } from "./session-tree.js";
 import type { StoredEntry } from "./types.js";
 
 /**
@@ -54,25 +55,11 @@ class SummaryNode implements SummaryTreeNode {
 	}
 }
 
-/** Builds the summary tree in one pass (entries whose parent is missing are roots; children keep insertion order). */
+/** Builds the summary tree (see `linkTree`). */
 export function buildSummaryTree(
 	entries: readonly EntrySlot[],
 	labels: ReadonlyMap<string, string>,
 	read: (slot: EntrySlot) => StoredEntry,
 ): SummaryTreeNode[] {
-	const nodes = new Map<string, SummaryNode>();
-	for (const entry of entries) {
-		const node = new SummaryNode(entry, read);
-		const label = labels.get(entry.id);
-		if (label !== undefined) node.label = label;
-		nodes.set(entry.id, node);
-	}
-	const roots: SummaryNode[] = [];
-	for (const entry of entries) {
-		const node = nodes.get(entry.id)!;
-		const parent = entry.parentId === null ? undefined : nodes.get(entry.parentId);
-		if (parent && parent !== node) parent.children.push(node);
-		else roots.push(node);
-	}
-	return roots;
+	return linkTree(entries, labels, (entry) => new SummaryNode(entry, read));
 }
