@@ -1,8 +1,7 @@
 import { dirname, join, resolve } from "node:path";
-import { log } from "../logger.js";
 import type { EntryBodies } from "./entry-bodies.js";
 import { createSessionId } from "./ids.js";
-import { type EntrySlot, isLazy, type LazyEntry } from "./lazy-entry.js";
+import type { EntrySlot } from "./lazy-entry.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
@@ -17,10 +16,11 @@ import type {
 	ReadOnlyReason,
 	StorageOptions,
 } from "./session-manager-types.js";
-import { cacheSkeleton, openSessionFile } from "./session-open.js";
+import { openSessionFile } from "./session-open.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { type PersistedSlot, SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
+import { skeletonLinesFor } from "./skeleton-lines.js";
 import { writeTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionInfo } from "./types.js";
 
@@ -248,35 +248,7 @@ export class SessionManager extends SessionEntries {
 	#adopt(header: SessionHeader, entries: EntrySlot[], bodies?: EntryBodies): void {
 		this.#header = header;
 		this.adoptEntries(entries, bodies);
-		this.#persistence.setSkeletonLines(
-			bodies && {
-				rawLine: (entry) => bodies.rawLine(entry),
-				rewritten: (file, slots, offsets) => {
-					for (let i = 0; i < slots.length; i++) {
-						const slot = slots[i]!;
-						if (isLazy(slot)) slot.offset = offsets[i]!;
-					}
-					bodies.replaceFile(file);
-					this.#cacheRewritten(file, slots);
-				},
-			},
-		);
-	}
-
-	/**
-	 * A rewrite (rename, fork) made a new file: its skeleton is cached at once, up to the last entry
-	 * read from disk, so the next open does not read gigabytes again.
-	 */
-	#cacheRewritten(file: string, slots: readonly PersistedSlot[]): void {
-		let count = 0;
-		while (count + 1 < slots.length && isLazy(slots[count + 1]!)) count++;
-		const entries = slots.slice(1, count + 1) as LazyEntry[];
-		const last = entries.at(-1);
-		if (!last) return;
-		const covered = { bytes: last.offset + last.length + 1, nextLineNumber: count + 2 };
-		void cacheSkeleton(file, this.#storage, { header: this.#header, entries, skipped: [], covered }).catch(
-			(error: unknown) => log.warn(`Could not cache the skeleton of ${file}: ${String(error)}`),
-		);
+		this.#persistence.setSkeletonLines(bodies && skeletonLinesFor(bodies, this.#storage));
 	}
 
 	protected override onAppend(entry: SessionEntry): void {
