@@ -11,6 +11,11 @@ function selectedLine(screen: string): string | undefined {
 	return screen.split("\n").find((line) => line.startsWith("❯ "));
 }
 
+/** Each wait names the whole frame it expects (selected row, scroll marker, footer): a frame can be read half drawn. */
+function framed(selected: string, marker: RegExp): (screen: string) => boolean {
+	return (s) => selectedLine(s)?.includes(selected) === true && marker.test(s) && s.includes("l label · Esc close");
+}
+
 describe("/tree in the full-screen UI", () => {
 	const temp = usePtyProject();
 
@@ -31,9 +36,6 @@ describe("/tree in the full-screen UI", () => {
 		await t.waitFor("answer 149");
 		await t.type("/tree");
 		t.write(KEYS.enter);
-		// Each wait names the whole frame it expects: a frame can be read half drawn.
-		const framed = (selected: string, marker: RegExp) => (s: string) =>
-			selectedLine(s)?.includes(selected) === true && marker.test(s) && s.includes("l label · Esc close");
 		let screen = await t.waitFor(framed("● assistant: answer 149", /▲ \d+ more/));
 		expect(screen.split("\n")[0]).toBe("Session tree — default (Tab: filter)");
 
@@ -61,9 +63,9 @@ describe("/tree in the full-screen UI", () => {
 		await t.waitFor("the last answer");
 		await t.type("/tree");
 		t.write(KEYS.enter);
-		const atEnd = await t.waitFor((s) => selectedLine(s)?.includes("● assistant: the last answer") === true);
+		const atEnd = await t.waitFor(framed("● assistant: the last answer", /▲ \d+ more/));
 		t.write(KEYS.home);
-		const atHome = await t.waitFor((s) => selectedLine(s)?.includes("user: start") === true);
+		const atHome = await t.waitFor(framed("user: start", /▼ \d+ more/));
 		for (const screen of [atEnd, atHome]) {
 			const lines = screen.split("\n");
 			const main = lines.filter((line) => /user: main \d+$/.test(line));
