@@ -68,8 +68,9 @@ export class SessionLineParser {
 	): SessionLineParser {
 		const parser = new SessionLineParser({ lazy: true });
 		parser.#header = header;
-		parser.#entries.push(...entries);
-		parser.#skipped.push(...skipped);
+		// A loop, not push(...entries): half a million arguments overflow the stack.
+		for (const entry of entries) parser.#entries.push(entry);
+		for (const line of skipped) parser.#skipped.push(line);
 		for (const entry of entries) parser.#seen.add(entry.id);
 		parser.#someId = entries.length > 0;
 		return parser;

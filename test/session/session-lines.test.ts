@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { LazyEntry } from "../../source/session/lazy-entry.js";
+import { SessionLineParser } from "../../source/session/session-lines.js";
+import type { SessionHeader } from "../../source/session/types.js";
+
+describe("SessionLineParser.resume", () => {
+	it("goes on from a cached skeleton of 600,000 entries (a 5 GB session's worth)", () => {
+		const header: SessionHeader = {
+			type: "session",
+			version: 3,
+			id: "s",
+			timestamp: "2026-01-01T00:00:00.000Z",
+			cwd: "/p",
+		};
+		const entries = Array.from(
+			{ length: 600_000 },
+			(_, i) =>
+				new LazyEntry("message", `e${i}`, i === 0 ? null : `e${i - 1}`, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
+		);
+		const parser = SessionLineParser.resume(header, entries, []);
+		const text = JSON.stringify({
+			type: "custom",
+			id: "next",
+			parentId: "e599999",
+			timestamp: "2026-01-01T00:00:01.000Z",
+			customType: "x",
+		});
+		parser.push({ number: 600_002, offset: 6_000_000, length: text.length, text });
+		const read = parser.finish(false);
+		expect(read.kind === "ok" && read.entries.length).toBe(600_001);
+	});
+});
