@@ -48,13 +48,15 @@ export class SessionLineParser {
 	readonly #lazy: boolean;
 	#header: SessionHeader | undefined;
 	#invalid: string | undefined;
-	readonly #entries: (StoredEntry | LazyEntry)[] = [];
+	#entries: (StoredEntry | LazyEntry)[] = [];
 	/** Line number of each entry, for the id checks a header without a version defers. */
 	readonly #lines: number[] = [];
 	readonly #skipped: JsonlLineError[] = [];
 	#idsChecked = true;
 	#someId = false;
-	readonly #seen = new Set<string>();
+	/** Ids taken so far; for a resumed skeleton, made from it only when a line after it needs the check. */
+	#seen: Set<string> | undefined;
+	#resumed: readonly LazyEntry[] = [];
 
 	constructor(options: { lazy?: boolean } = {}) {
 		this.#lazy = options.lazy === true;
@@ -68,10 +70,10 @@ export class SessionLineParser {
 	): SessionLineParser {
 		const parser = new SessionLineParser({ lazy: true });
 		parser.#header = header;
-		// A loop, not push(...entries): half a million arguments overflow the stack.
-		for (const entry of entries) parser.#entries.push(entry);
+		// A copy, not push(...entries): half a million arguments overflow the stack.
+		parser.#entries = entries.slice();
+		parser.#resumed = entries;
 		for (const line of skipped) parser.#skipped.push(line);
-		for (const entry of entries) parser.#seen.add(entry.id);
 		parser.#someId = entries.length > 0;
 		return parser;
 	}
@@ -151,6 +153,8 @@ export class SessionLineParser {
 			this.#skipped.push({ line, message: "entry has no id" });
 			return false;
 		}
+		// A warm open with nothing appended never builds the set of half a million ids.
+		this.#seen ??= new Set(this.#resumed.map((resumed) => resumed.id));
 		if (this.#seen.has(entry.id)) {
 			this.#skipped.push({ line, message: `duplicate entry id ${entry.id}` });
 			return false;

@@ -29,4 +29,29 @@ describe("SessionLineParser.resume", () => {
 		const read = parser.finish(false);
 		expect(read.kind === "ok" && read.entries.length).toBe(600_001);
 	});
+
+	it("still refuses an appended line whose id the cached skeleton already has", () => {
+		const header: SessionHeader = {
+			type: "session",
+			version: 3,
+			id: "s",
+			timestamp: "2026-01-01T00:00:00.000Z",
+			cwd: "/p",
+		};
+		const entries = ["a", "b"].map(
+			(id, i) => new LazyEntry("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
+		);
+		const parser = SessionLineParser.resume(header, entries, []);
+		const text = JSON.stringify({
+			type: "custom",
+			id: "b",
+			parentId: "a",
+			timestamp: "2026-01-01T00:00:01.000Z",
+			customType: "x",
+		});
+		parser.push({ number: 4, offset: 40, length: text.length, text });
+		const read = parser.finish(false);
+		expect(read.kind === "ok" && read.skipped).toEqual([{ line: 4, message: "duplicate entry id b" }]);
+		expect(read.kind === "ok" && read.entries.length).toBe(2);
+	});
 });
