@@ -73,4 +73,11 @@ describe("a session bigger than the longest string", () => {
 		expect(Math.abs(statSync(seen.fork.sessionFile).size - statSync(file).size)).toBeLessThan(1024);
 		expect(run.peakRssBytes).toBeLessThan(250 * MB);
 	});
+
+	it("passes the doctor, which says it is big and that --slim would shrink it, in bounded memory", async () => {
+		const run = await runMeasured([BIN, "doctor", file], { cwd: root, env: { XCSH_AGENT_DIR: agentDir } });
+		expect(run.status).toBe(0);
+		expect(run.stdout).toContain("try: xcsh doctor --slim");
+		expect(run.peakRssBytes).toBeLessThan(250 * MB);
+	});
 });
