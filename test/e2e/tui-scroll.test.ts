@@ -11,13 +11,19 @@ const SIZE = { cols: 100, rows: 24 };
 const MARKER = /↓ [\d,]+ more · End/;
 
 /** Presses a key until the screen matches, at most `limit` times; the screen that matched. */
+/** The transcript's first rows: what a scroll moves (a spinner or a status change below does not). */
+function topRows(screen: string): string {
+	return screen.split("\n").slice(0, 8).join("\n");
+}
+
 async function pressUntil(t: PtyTerminal, key: string, done: (screen: string) => boolean, limit: number) {
 	for (let i = 0; i < limit; i++) {
 		const before = t.screen();
 		if (done(before)) return before;
 		t.write(key);
-		// Each press moves the view: wait for the frame to change before the next one.
-		await t.waitFor((s) => s !== before || done(s));
+		// Each press moves the view: wait for the transcript to move before the next one. Any change
+		// would do if nothing else moved, but a running tool's spinner does: a press would still be in flight.
+		await t.waitFor((s) => topRows(s) !== topRows(before) || done(s));
 	}
 	return t.waitFor(done);
 }
@@ -90,10 +96,9 @@ describe("scrolling the transcript in the full-screen UI", () => {
 		t.write(KEYS.enter);
 		await t.waitFor("Running bash");
 		const held = await pressUntil(t, KEYS.pageUp, (s) => MARKER.test(s) && !s.includes("sleep 2"), 5);
-		const top = (s: string) => s.split("\n").slice(0, 8).join("\n");
 		// the answer arrives below: the rows on screen stay, the marker counts more below
 		const after = await t.waitFor((s) => s.includes("Ask anything") && !s.includes("Running bash") && MARKER.test(s));
-		expect(top(after)).toBe(top(held));
+		expect(topRows(after)).toBe(topRows(held));
 		expect(after).not.toContain("finished");
 
 		await t.type("a new question");
