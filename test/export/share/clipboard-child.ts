@@ -3,7 +3,7 @@
 // and the X clipboard is read back with xsel (under xvfb-run); with one, they go to the real terminal
 // (a tmux pane) and the JSON goes to that file.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { copyToClipboard } from "../../../source/export/clipboard.js";
 
 const text = process.argv[2] ?? "";
@@ -18,5 +18,8 @@ const method = await copyToClipboard(text, {
 let readBack: string | undefined;
 if (method === "clipboard") readBack = execFileSync("xsel", ["--clipboard", "--output"], { encoding: "utf8" });
 const line = `${JSON.stringify({ method, written, readBack })}\n`;
-if (resultFile) writeFileSync(resultFile, line);
-else process.stdout.write(line);
+if (resultFile) {
+	// Renamed into place: the test reads the file as soon as it exists, never half written.
+	writeFileSync(`${resultFile}.tmp`, line);
+	renameSync(`${resultFile}.tmp`, resultFile);
+} else process.stdout.write(line);
