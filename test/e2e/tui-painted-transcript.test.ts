@@ -39,7 +39,14 @@ describe("the painted transcript in the full-screen UI", () => {
 
 	async function openAtEnd(cols: number, rows: number): Promise<PtyTerminal> {
 		const t = temp.open({ args: ["--continue"], cols, rows });
-		await t.waitFor((s) => s.includes("answer 29") && s.includes("Ask anything") && s.includes(editorTop(cols)));
+		// A whole frame, status line included: it is what the frames below are compared with.
+		await t.waitFor(
+			(s) =>
+				s.includes("answer 29") &&
+				s.includes("Ask anything") &&
+				s.includes(editorTop(cols)) &&
+				s.includes("offline model · "),
+		);
 		return t;
 	}
 
