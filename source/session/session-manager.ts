@@ -6,8 +6,9 @@ import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
 import { SessionEntries } from "./session-entries.js";
+import { type HeldLock, lockForWriting, readOnlyReasonOf, refuseIfHeld } from "./session-file-access.js";
 import type { ReadProgress } from "./session-loader.js";
-import { type LockInfo, SessionLockedError } from "./session-lock.js";
+import type { LockInfo } from "./session-lock.js";
 import type {
 	ContinueOptions,
 	ForkResult,
@@ -29,9 +30,6 @@ export type { SessionInitOptions } from "./session-entries.js";
 import type { SessionLoadReport } from "./session-load-state.js";
 
 export type { SessionLoadReport };
-
-/** A session lock this manager holds. */
-type HeldLock = { release: () => void; stillHeld: () => boolean };
 
 /**
  * The session: an append-only tree of entries plus a movable leaf, kept in memory first and
@@ -171,31 +169,14 @@ export class SessionManager extends SessionEntries {
 	 */
 	async setSessionFile(path: string, options: OpenOptions = {}): Promise<void> {
 		const file = resolve(path);
-		// Asked before reading: a file of gigabytes is not read to learn that another xcsh has it.
-		if (this.#persist && options.readOnly !== true) {
-			const holder = this.#storage.lockHolder(file);
-			if (holder) throw new SessionLockedError(file, holder);
-		}
+		if (this.#persist && options.readOnly !== true) refuseIfHeld(this.#storage, file);
 		const opened = await openSessionFile(file, this.#storage, { ...options.progress, lazyAboveBytes: this.#lazyAbove });
 		if (options.mustExist && opened.kind === "missing") throw new Error(`Session file not found: ${file}`);
 		if (opened.kind === "invalid") throw new Error(`Not a session file: ${file}`);
 		const loaded = opened.kind === "loaded" ? opened.loaded : undefined;
-		// A damaged header is never written under: appends and rewrites wait for `xcsh doctor --fix`.
-		const readOnlyReason: ReadOnlyReason | undefined =
-			loaded?.report.headerProblem !== undefined
-				? "damaged-header"
-				: options.readOnly === true
-					? "held-elsewhere"
-					: undefined;
+		const readOnlyReason = readOnlyReasonOf(loaded, options.readOnly);
 		const readOnly = readOnlyReason !== undefined;
-		let lock: HeldLock | undefined;
-		if (this.#persist && loaded && !readOnly) {
-			const result = this.#storage.lock(file);
-			if (result.kind === "held") throw new SessionLockedError(file, result.holder);
-			lock = result;
-			// Under the lock no rewrite of this session is running; a dead writer's copies can go.
-			this.#storage.removeStaleTemps(file);
-		}
+		const lock = this.#persist && loaded && !readOnly ? lockForWriting(this.#storage, file) : undefined;
 		try {
 			await this.#persistence.detach();
 		} catch (error) {
