@@ -6,6 +6,7 @@ import type { AgentSessionEvent } from "../source/session/agent-session-events.j
 import { entryMessage } from "../source/session/message-shape.js";
 import { createCustomMessage } from "../source/session/messages.js";
 import { modelRef } from "../source/session/model-resolver.js";
+import type { EntryShape } from "../source/session/session-entries.js";
 import type { SessionManager } from "../source/session/session-manager.js";
 
 /** One finished thing in the chat history (a block of the transcript viewport). */
@@ -174,13 +175,14 @@ export class ChatController {
 		// The whole active path, compacted turns included (the summary box marks where compaction
 		// happened): a person can scroll to any part of the conversation, not only what the model sees.
 		// A big session's bodies stay on disk until their block is drawn.
+		// Items are keyed by their entry's id (unique in a session, never "i…"): no string is made per item.
 		for (const shape of manager.getBranchSkeleton()) {
-			const resident = manager.peekEntry(shape.id);
+			const resident = manager.residentOf(shape);
 			if (resident) {
 				const message = entryMessage(resident);
-				if (message) items.push(lazyMessageItem(this.#id(), () => message));
+				if (message) items.push(HistoryItem.of(shape.id, message));
 			} else if (TRANSCRIPT_TYPES.has(shape.type)) {
-				items.push(lazyMessageItem(this.#id(), () => readEntryMessage(manager, shape.id)));
+				items.push(HistoryItem.onDisk(manager, shape));
 			}
 		}
 		return items;
@@ -323,10 +325,11 @@ export class ChatController {
 const TRANSCRIPT_TYPES = new Set(["message", "custom_message", "branch_summary", "compaction"]);
 
 /** The message of an entry read from disk; a body that cannot be read says so in its place. */
-function readEntryMessage(manager: SessionManager, id: string): AgentMessage {
+function readEntryMessage(manager: SessionManager, shape: EntryShape): AgentMessage {
+	const { id } = shape;
 	let problem: string;
 	try {
-		const entry = manager.getEntry(id);
+		const entry = manager.entryOf(shape);
 		const message = entry && entryMessage(entry);
 		if (message) return message;
 		problem = "it is not a message";
@@ -344,18 +347,46 @@ function readEntryMessage(manager: SessionManager, id: string): AgentMessage {
 
 /**
  * A history item whose message is read and made safe when first drawn: a 100,000-message session
- * opens without sanitising every message (or, in a big session, reading it from disk).
+ * opens without sanitising every message (or, in a big session, reading it from disk). A class, not
+ * an object with a getter and a closure: half a million of them are made when a big session opens.
  */
-function lazyMessageItem(id: string, raw: () => AgentMessage): ChatItem {
-	let safe: AgentMessage | undefined;
-	return {
-		kind: "message",
-		id,
-		get message() {
-			safe ??= safeDeep(raw());
-			return safe;
-		},
-	};
+class HistoryItem {
+	readonly kind = "message";
+	readonly id: string;
+	#raw: AgentMessage | undefined;
+	/** The session to read the entry from when the message is not in memory. */
+	#manager: SessionManager | undefined;
+	#shape: EntryShape | undefined;
+	#safe: AgentMessage | undefined;
+
+	private constructor(id: string) {
+		this.id = id;
+	}
+
+	/** An item for a message already in memory. */
+	static of(id: string, message: AgentMessage): HistoryItem {
+		const item = new HistoryItem(id);
+		item.#raw = message;
+		return item;
+	}
+
+	/** An item for an entry whose body is read from disk when drawn. */
+	static onDisk(manager: SessionManager, shape: EntryShape): HistoryItem {
+		const item = new HistoryItem(shape.id);
+		item.#manager = manager;
+		item.#shape = shape;
+		return item;
+	}
+
+	get message(): AgentMessage {
+		if (this.#safe === undefined) {
+			this.#safe = safeDeep(this.#raw ?? readEntryMessage(this.#manager!, this.#shape!));
+			this.#raw = undefined;
+			this.#manager = undefined;
+			this.#shape = undefined;
+		}
+		return this.#safe;
+	}
 }
 
 function textOfPartial(partial: unknown): string {

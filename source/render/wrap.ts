@@ -29,12 +29,24 @@ export function wrapProse(text: string, width: number): string[] {
 export function wrapCode(text: string, width: number): string[] {
 	const columns = Math.max(1, width);
 	return text.split("\n").flatMap((line) => {
+		// Plain ASCII is one column per character: cut by index, without measuring graphemes.
+		if (PRINTABLE_ASCII.test(line)) return cutPlain(line, columns);
 		const total = stringWidth(line);
 		if (total <= columns) return [line];
 		const rows: string[] = [];
 		for (let start = 0; start < total; start += columns) rows.push(sliceAnsi(line, start, start + columns));
 		return rows;
 	});
+}
+
+/** Text of printable ASCII characters only (no escapes, tabs or wide characters). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+function cutPlain(line: string, columns: number): string[] {
+	if (line.length <= columns) return [line];
+	const rows: string[] = [];
+	for (let start = 0; start < line.length; start += columns) rows.push(line.slice(start, start + columns));
+	return rows;
 }
 
 /** Puts `first` before the first line and `rest` (usually as wide, blank) before the others. */

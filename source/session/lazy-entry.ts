@@ -20,6 +20,9 @@ export interface EntryFacts {
 	kind?: TreeRowKind;
 }
 
+/** `LazyEntry.parentAt` when the parent's position is not known yet (it is looked up by id). */
+export const UNKNOWN_PARENT = -2;
+
 /**
  * An entry of a big session read from its file: its place in the tree, where its line is, and its
  * body when that is kept in memory (`pinned`: small entries, context state, the active context).
@@ -28,6 +31,8 @@ export interface EntryFacts {
 export class LazyEntry {
 	/** The body, when kept in memory. */
 	pinned: StoredEntry | undefined;
+	/** Position of the parent among the file's entries, when the cached skeleton says (else `UNKNOWN_PARENT`). */
+	parentAt = UNKNOWN_PARENT;
 
 	constructor(
 		readonly type: string,

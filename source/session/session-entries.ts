@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import type { EntryBodies } from "./entry-bodies.js";
+import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
 import { type EntrySlot, factsOf, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
 import {
@@ -9,7 +10,6 @@ import {
 	contextRange,
 	contextStateOfPath,
 	countContextMessages,
-	pathToEntry,
 	sessionContextOfPath,
 } from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
@@ -51,11 +51,12 @@ function withoutUndefined<T extends object>(value: T): T {
  * through `onAppend`.
  */
 export abstract class SessionEntries {
-	#entries: EntrySlot[] = [];
-	#byId = new Map<string, EntrySlot>();
+	#table = new EntryTable([]);
 	#labels = new Map<string, string>();
 	#children: ChildIndex<EntrySlot> | undefined;
 	#leafId: string | null = null;
+	/** Position of the leaf in `#table` (`NO_POSITION` when the leaf is null). */
+	#leafAt = NO_POSITION;
 	#hasAssistant = false;
 	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 	#bodies: EntryBodies | undefined;
@@ -72,13 +73,13 @@ export abstract class SessionEntries {
 		this.#bodies?.close();
 		this.#bodies = bodies;
 		this.#lastPath = undefined;
-		this.#entries = entries;
-		this.#byId = new Map();
+		this.#table = new EntryTable(entries);
 		this.#labels = new Map();
 		this.#children = undefined;
 		this.#hasAssistant = false;
 		this.#usage = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 		for (const entry of entries) this.#index(entry);
+		this.#leafAt = entries.length - 1;
 		this.#leafId = entries.length > 0 ? entries[entries.length - 1]!.id : null;
 		if (bodies) this.#keepContextResident();
 	}
@@ -94,7 +95,7 @@ export abstract class SessionEntries {
 	 * otherwise be all of memory; what is past the budget is read when the context is built).
 	 */
 	#keepContextResident(): void {
-		const path = this.#pathSlots(this.#leafId);
+		const path = this.#contextPath();
 		const { from } = contextRange(path, (slot) => this.#body(slot));
 		let budget = PINNED_CONTEXT_BYTES;
 		for (let i = path.length - 1; i >= from && budget > 0; i--) {
@@ -117,9 +118,9 @@ export abstract class SessionEntries {
 	#pathSlots(fromId: string | null): readonly EntrySlot[] {
 		if (fromId === null) return [];
 		if (this.#lastPath?.id === fromId) return this.#lastPath.path;
-		const leaf = this.#byId.get(fromId);
-		if (!leaf) return [];
-		const path = pathToEntry(leaf, this.#byId);
+		const at = fromId === this.#leafId ? this.#leafAt : this.#table.position(fromId);
+		if (at === undefined) return [];
+		const path = this.#table.path(at);
 		this.#lastPath = { id: fromId, path };
 		return path;
 	}
@@ -136,11 +137,10 @@ export abstract class SessionEntries {
 
 	/** The live entry array, for persistence snapshots (never handed out). */
 	protected get entriesView(): readonly EntrySlot[] {
-		return this.#entries;
+		return this.#table.slots;
 	}
 
 	#index(entry: EntrySlot): void {
-		this.#byId.set(entry.id, entry);
 		this.#children?.add(entry);
 		const resident = residentEntry(entry);
 		if (entry.type === "label" && resident) {
@@ -162,15 +162,16 @@ export abstract class SessionEntries {
 
 	#append(fields: NewEntry): string {
 		// Object.assign keeps the target's key order: type, id, parentId, timestamp lead every line.
-		const id = createEntryId(this.#byId);
+		const id = createEntryId({ has: (taken) => this.#table.position(taken) !== undefined });
 		const base = { type: fields.type, id, parentId: this.#leafId, timestamp: new Date().toISOString() };
 		const entry = withoutUndefined(Object.assign(base, fields)) as SessionEntry;
-		this.#entries.push(entry);
+		const at = this.#table.push(entry, this.#leafAt);
 		this.#index(entry);
 		// The new leaf's path is its parent's plus itself: a 100k-entry path is not walked again.
 		if (this.#lastPath && this.#lastPath.id === this.#leafId)
 			this.#lastPath = { id: entry.id, path: [...this.#lastPath.path, entry] };
 		this.#leafId = entry.id;
+		this.#leafAt = at;
 		this.onAppend(entry);
 		return entry.id;
 	}
@@ -229,7 +230,7 @@ export abstract class SessionEntries {
 
 	/** Sets (or, with no label, clears) the label of an entry. */
 	appendLabelChange(targetId: string, label?: string): string {
-		if (!this.#byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		if (this.#table.position(targetId) === undefined) throw new Error(`Entry ${targetId} not found`);
 		return this.#append({ type: "label", targetId, label });
 	}
 
@@ -256,13 +257,16 @@ export abstract class SessionEntries {
 
 	/** Moves the leaf to an existing entry; entries are untouched. */
 	branch(entryId: string): void {
-		if (!this.#byId.has(entryId)) throw new Error(`Entry ${entryId} not found`);
+		const at = this.#table.position(entryId);
+		if (at === undefined) throw new Error(`Entry ${entryId} not found`);
 		this.#leafId = entryId;
+		this.#leafAt = at;
 	}
 
 	/** Sets the leaf to null: the next append starts a new root. */
 	resetLeaf(): void {
 		this.#leafId = null;
+		this.#leafAt = NO_POSITION;
 	}
 
 	/** Moves the leaf to `fromId` (null: the root) and appends a summary of the branch left behind. */
@@ -274,7 +278,7 @@ export abstract class SessionEntries {
 
 	/** All entries (header excluded) in insertion order (a big session's bodies are all read: prefer narrower calls). */
 	getEntries(): StoredEntry[] {
-		return this.#entries.map((slot) => this.#body(slot));
+		return this.#table.slots.map((slot) => this.#body(slot));
 	}
 
 	/**
@@ -282,18 +286,33 @@ export abstract class SessionEntries {
 	 * reaches them and can be dropped after, so memory stays that of one entry.
 	 */
 	*iterateEntries(): Generator<StoredEntry> {
-		for (const slot of this.#entries) yield this.#body(slot);
+		for (const slot of this.#table.slots) yield this.#body(slot);
 	}
 
 	/** The tree's shape without bodies: id, parent, type and time of every entry, in insertion order. */
 	getSkeleton(): readonly EntryShape[] {
-		return this.#entries;
+		return this.#table.slots;
 	}
 
 	/** One entry by id. */
 	getEntry(id: string): StoredEntry | undefined {
-		const slot = this.#byId.get(id);
+		const slot = this.#slot(id);
 		return slot && this.#body(slot);
+	}
+
+	/** The entry of a shape from `getSkeleton()` or `getBranchSkeleton()`, read from disk if need be (no id lookup). */
+	entryOf(shape: EntryShape): StoredEntry {
+		return this.#body(shape as EntrySlot);
+	}
+
+	/** The entry of a shape from `getSkeleton()` or `getBranchSkeleton()` if its body is in memory now. */
+	residentOf(shape: EntryShape): StoredEntry | undefined {
+		return residentEntry(shape as EntrySlot);
+	}
+
+	#slot(id: string): EntrySlot | undefined {
+		const at = this.#table.position(id);
+		return at === undefined ? undefined : this.#table.slots[at];
 	}
 
 	/** The current leaf (null before the first entry or after resetLeaf). */
@@ -308,7 +327,7 @@ export abstract class SessionEntries {
 
 	/** The tree as `/tree` draws it: kinds at once, each entry's text read when first asked for. */
 	getSummaryTree(): SummaryTreeNode[] {
-		return buildSummaryTree(this.#entries, this.#labels, (slot) => this.#body(slot));
+		return buildSummaryTree(this.#table.slots, this.#labels, (slot) => this.#body(slot));
 	}
 
 	/** The path root → `fromId` (default: the leaf). */
@@ -323,13 +342,13 @@ export abstract class SessionEntries {
 
 	/** The entry if its body is in memory now (undefined when it would have to be read from disk). */
 	peekEntry(id: string): StoredEntry | undefined {
-		const slot = this.#byId.get(id);
+		const slot = this.#slot(id);
 		return slot && residentEntry(slot);
 	}
 
 	/** Direct children of an entry, in insertion order. */
 	getChildren(id: string): StoredEntry[] {
-		this.#children ??= new ChildIndex(this.#entries);
+		this.#children ??= new ChildIndex(this.#table.slots);
 		return this.#children.get(id).map((slot) => this.#body(slot));
 	}
 
@@ -343,12 +362,9 @@ export abstract class SessionEntries {
 		return sessionContextOfPath(this.#contextPath(), (slot) => this.#body(slot));
 	}
 
-	/** The path `buildSessionContext` reads: root → leaf (the last entry when the leaf is unknown). */
+	/** The path `buildSessionContext` reads: root → leaf. */
 	#contextPath(): readonly EntrySlot[] {
-		if (this.#leafId === null) return [];
-		if (this.#byId.has(this.#leafId)) return this.#pathSlots(this.#leafId);
-		const last = this.#entries[this.#entries.length - 1];
-		return last ? this.#pathSlots(last.id) : [];
+		return this.#leafId === null ? [] : this.#pathSlots(this.#leafId);
 	}
 
 	/** `buildSessionContext()`'s state and message count, without reading any message body. */

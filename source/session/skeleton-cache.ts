@@ -203,7 +203,7 @@ export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
 				facts.usage = u;
 			}
 		} else facts = sharedFacts(role, kind);
-		entries[i] = new LazyEntry(
+		const entry = new LazyEntry(
 			typeNames[types[i]!]!,
 			ids[i]!,
 			parentId,
@@ -212,6 +212,9 @@ export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
 			lengths[i]!,
 			facts,
 		);
+		// A parent not in the file ends the path like no parent at all.
+		entry.parentAt = parent >= 0 ? parent : -1;
+		entries[i] = entry;
 	}
 	for (const [i, entry] of encoded.pinned) entries[i]!.pinned = entry;
 	return {

@@ -1,0 +1,87 @@
+import { type EntrySlot, isLazy, UNKNOWN_PARENT } from "./lazy-entry.js";
+
+/** Position of "no entry": a root's parent, a missing parent, a null leaf. */
+export const NO_POSITION = -1;
+
+/**
+ * A session's entries in insertion order with each one's parent as a position, so a path is a walk
+ * over numbers. The id → position map is only built when an id has to be looked up: a big session
+ * opened from its cached skeleton (parents already positions) draws its first frame without it.
+ */
+export class EntryTable {
+	readonly slots: EntrySlot[];
+	#parents: Int32Array;
+	#positions: Map<string, number> | undefined;
+
+	constructor(slots: EntrySlot[]) {
+		this.slots = slots;
+		this.#parents = new Int32Array(Math.max(16, slots.length + (slots.length >> 2)));
+		const unknown: number[] = [];
+		for (let i = 0; i < slots.length; i++) {
+			const slot = slots[i]!;
+			const cached = isLazy(slot) ? slot.parentAt : UNKNOWN_PARENT;
+			if (cached !== UNKNOWN_PARENT) this.#parents[i] = cached;
+			else if (slot.parentId === null) this.#parents[i] = NO_POSITION;
+			// Most entries follow their parent: no lookup needed for those.
+			else if (i > 0 && slots[i - 1]!.id === slot.parentId) this.#parents[i] = i - 1;
+			else unknown.push(i);
+		}
+		for (const i of unknown) this.#parents[i] = this.position(slots[i]!.parentId!) ?? NO_POSITION;
+	}
+
+	/** Number of entries. */
+	get size(): number {
+		return this.slots.length;
+	}
+
+	/** Where the entry with this id is (the id index is built on the first call). */
+	position(id: string): number | undefined {
+		if (!this.#positions) {
+			const positions = new Map<string, number>();
+			const { slots } = this;
+			for (let i = 0; i < slots.length; i++) positions.set(slots[i]!.id, i);
+			this.#positions = positions;
+		}
+		return this.#positions.get(id);
+	}
+
+	/** Adds an entry whose parent is at `parent` (`NO_POSITION`: a root); returns its position. */
+	push(slot: EntrySlot, parent: number): number {
+		const at = this.slots.length;
+		if (at >= this.#parents.length) {
+			const grown = new Int32Array(this.#parents.length * 2);
+			grown.set(this.#parents);
+			this.#parents = grown;
+		}
+		this.slots.push(slot);
+		this.#parents[at] = parent;
+		this.#positions?.set(slot.id, at);
+		return at;
+	}
+
+	/**
+	 * The path root → the entry at `position`, walking parents and reversing once. A parent cycle in
+	 * a damaged file stops the walk at the first entry seen twice instead of looping forever.
+	 */
+	path(position: number): EntrySlot[] {
+		const path: EntrySlot[] = [];
+		const positions: number[] = [];
+		let current = position;
+		// A path can be no longer than the number of entries; a longer walk means a parent cycle.
+		for (let steps = this.slots.length; current !== NO_POSITION && steps >= 0; steps--) {
+			positions.push(current);
+			current = this.#parents[current]!;
+		}
+		if (current !== NO_POSITION) {
+			const seen = new Set<number>();
+			for (const at of positions) {
+				if (seen.has(at)) break;
+				seen.add(at);
+				path.push(this.slots[at]!);
+			}
+			return path.reverse();
+		}
+		for (let i = positions.length - 1; i >= 0; i--) path.push(this.slots[positions[i]!]!);
+		return path;
+	}
+}
