@@ -50,6 +50,10 @@ export function oneLine(text: string): string {
 	return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
 }
 
+function head(text: string): string {
+	return text.length > SCAN ? text.slice(0, SCAN) : text;
+}
+
 type Blocks = string | readonly { readonly type: string; readonly text?: string }[];
 
 function contentText(content: Blocks | undefined): string {
@@ -58,7 +62,9 @@ function contentText(content: Blocks | undefined): string {
 	let text = "";
 	let images = 0;
 	for (const block of content) {
-		if (block.type === "text" && typeof block.text === "string") text += text ? ` ${block.text}` : block.text;
+		// Only the head is looked at: a 200 KB tool output is not copied whole to summarise it.
+		if (block.type === "text" && typeof block.text === "string")
+			text += text ? ` ${head(block.text)}` : head(block.text);
 		else if (block.type === "image") images++;
 		if (text.length > SCAN) break;
 	}
@@ -82,8 +88,10 @@ function summarizeAssistant(message: AgentMessage & { role: "assistant" }): Entr
 	let thinking = false;
 	const tools: string[] = [];
 	for (const block of message.content) {
-		if (block.type === "text") text += text ? ` ${block.text}` : block.text;
-		else if (block.type === "thinking") thinking = true;
+		if (block.type === "text") {
+			const part = typeof block.text === "string" ? head(block.text) : block.text;
+			text += text ? ` ${part}` : part;
+		} else if (block.type === "thinking") thinking = true;
 		else if (block.type === "toolCall") tools.push(toolCallText(block.name, block.arguments));
 	}
 	const toolText = tools.length > 0 ? `[tool] ${tools.join(", ")}` : "";
@@ -171,6 +179,79 @@ export function summarizeEntry(entry: SessionEntry | UnknownSessionEntry): Entry
 		// A hand-edited or foreign file can hold a known type with missing fields; one odd entry must
 		// not take the whole tree down.
 		return { kind: "unknown", text: oneLine(`[${entry.type}]`) };
+	}
+}
+
+/**
+ * The kind `summarizeEntry` gives an entry, without making its text: a big session's first open
+ * needs the kind of every entry (the tree's filters) and the text of none.
+ */
+export function entryKind(entry: SessionEntry | UnknownSessionEntry): TreeRowKind {
+	if (!isKnownEntry(entry)) return "unknown";
+	try {
+		return kindOfKnown(entry);
+	} catch {
+		return "unknown";
+	}
+}
+
+/** `summarizeKnown(entry).kind`, failing where it fails (a known type with missing fields). */
+function kindOfKnown(entry: SessionEntry): TreeRowKind {
+	switch (entry.type) {
+		case "message":
+			return kindOfMessage(entry.message);
+		case "compaction":
+			return "compaction";
+		case "branch_summary":
+			return "branchSummary";
+		case "model_change":
+			return "model";
+		case "thinking_level_change":
+			return "thinking";
+		case "label":
+			return "label";
+		case "custom":
+			return "custom";
+		case "custom_message":
+			return "customMessage";
+		case "ttsr_injection":
+			return Array.isArray(entry.injectedRules) ? "ttsr" : "unknown";
+		case "session_init":
+			return Array.isArray(entry.tools) ? "sessionInit" : "unknown";
+		case "mode_change":
+			return "mode";
+		default: {
+			const unknown: never = entry;
+			return unknown;
+		}
+	}
+}
+
+function kindOfMessage(message: AgentMessage): TreeRowKind {
+	switch (message.role) {
+		case "user":
+			return "user";
+		case "assistant": {
+			let text = false;
+			let tool = false;
+			for (const block of message.content) {
+				if (block.type === "text") text ||= `${block.text}`.trim() !== "";
+				else if (block.type === "toolCall") tool = true;
+			}
+			return text || !tool ? "assistant" : "toolCall";
+		}
+		case "toolResult":
+			return "toolResult";
+		case "bashExecution":
+			return "bash";
+		case "custom":
+			return "customMessage";
+		case "branchSummary":
+			return "branchSummary";
+		case "compactionSummary":
+			return "compaction";
+		default:
+			return "unknown";
 	}
 }
 

@@ -1,4 +1,4 @@
-import { summarizeEntry, type TreeRowKind } from "./entry-summary.js";
+import { entryKind, type TreeRowKind } from "./entry-summary.js";
 import type { StoredEntry } from "./types.js";
 
 /** What an assistant message cost, kept in the skeleton so totals need no bodies. */
@@ -94,7 +94,7 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 export function skeletonOf(entry: StoredEntry, offset: number, length: number, pin: boolean): LazyEntry {
 	const facts = factsOf(entry);
 	// The tree's filters need every entry's kind; a warm open has no bodies to find it in.
-	facts.kind = summarizeEntry(entry).kind;
+	facts.kind = entryKind(entry);
 	const skeleton = new LazyEntry(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
 	if (pin) skeleton.pinned = entry;
 	return skeleton;
