@@ -30,6 +30,40 @@ export interface TreeRow {
 	readonly folded: boolean;
 }
 
+/**
+ * A row of a node. A class with its text read on the prototype, not an object with a getter of its
+ * own: `/tree` of a half-million-entry session makes one per entry, and reads text only for the
+ * rows drawn (a big session's bodies stay on disk for rows off screen).
+ */
+class NodeRow implements TreeRow {
+	readonly id: string;
+	readonly kind: TreeRowKind;
+	readonly label?: string;
+	readonly hasChildren: boolean;
+	standsForLeaf = false;
+	readonly #node: SummaryTreeNode;
+
+	constructor(
+		node: SummaryTreeNode,
+		readonly depth: number,
+		readonly prefix: string,
+		readonly onActivePath: boolean,
+		readonly isLeaf: boolean,
+		readonly childCount: number,
+		readonly folded: boolean,
+	) {
+		this.#node = node;
+		this.id = node.id;
+		this.kind = node.kind;
+		if (node.label !== undefined) this.label = node.label;
+		this.hasChildren = childCount > 0;
+	}
+
+	get text(): string {
+		return this.#node.text;
+	}
+}
+
 /** What `flattenTree` shows. */
 export interface FlattenOptions {
 	readonly leafId: string | null;
@@ -163,7 +197,7 @@ export function flattenTree(roots: readonly SummaryTreeNode[], options: FlattenO
 
 	const rows: TreeRow[] = [];
 	let leafShown = false;
-	let lastOnPath: { standsForLeaf: boolean; readonly folded: boolean } | undefined;
+	let lastOnPath: NodeRow | undefined;
 	pushChildren(collect(roots, 0), "", 0);
 	while (stackNode.length > 0) {
 		const node = stackNode.pop()!;
@@ -174,23 +208,7 @@ export function flattenTree(roots: readonly SummaryTreeNode[], options: FlattenO
 		const id = node.id;
 		const childCount = collect(node.children, level + 1);
 		const isFolded = childCount > 0 && folded.has(id);
-		const row: { -readonly [K in keyof TreeRow]: TreeRow[K] } = {
-			id,
-			depth,
-			prefix,
-			// Read when the row is drawn: a big session's bodies stay on disk for rows off screen.
-			get text() {
-				return node.text;
-			},
-			kind: node.kind,
-			onActivePath: path[level] === node,
-			isLeaf: id === options.leafId,
-			standsForLeaf: false,
-			hasChildren: childCount > 0,
-			childCount,
-			folded: isFolded,
-		};
-		if (node.label !== undefined) row.label = node.label;
+		const row = new NodeRow(node, depth, prefix, path[level] === node, id === options.leafId, childCount, isFolded);
 		if (row.isLeaf) leafShown = true;
 		// The path's rows come root first, so the last one seen is the deepest shown.
 		if (row.onActivePath) lastOnPath = row;

@@ -45,6 +45,11 @@ export class EntryTable {
 		return this.#positions.get(id);
 	}
 
+	/** Position of the parent of the entry at `position` (`NO_POSITION`: a root, or a parent not in the file). */
+	parentOf(position: number): number {
+		return this.#parents[position]!;
+	}
+
 	/** Adds an entry whose parent is at `parent` (`NO_POSITION`: a root); returns its position. */
 	push(slot: EntrySlot, parent: number): number {
 		const at = this.slots.length;

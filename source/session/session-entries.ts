@@ -61,6 +61,9 @@ export abstract class SessionEntries {
 	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 	#bodies: EntryBodies | undefined;
 	#lastPath: { id: string; path: readonly EntrySlot[] } | undefined;
+	/** Bumped whenever entries are added or replaced. */
+	#edition = 0;
+	#summaryTree: { edition: number; roots: WeakRef<SummaryTreeNode[]> } | undefined;
 
 	/** Called after each append, with the entry already in memory. */
 	protected abstract onAppend(entry: SessionEntry): void;
@@ -73,6 +76,7 @@ export abstract class SessionEntries {
 		this.#bodies?.close();
 		this.#bodies = bodies;
 		this.#lastPath = undefined;
+		this.#edition++;
 		this.#table = new EntryTable(entries);
 		this.#labels = new Map();
 		this.#children = undefined;
@@ -172,6 +176,7 @@ export abstract class SessionEntries {
 			this.#lastPath = { id: entry.id, path: [...this.#lastPath.path, entry] };
 		this.#leafId = entry.id;
 		this.#leafAt = at;
+		this.#edition++;
 		this.onAppend(entry);
 		return entry.id;
 	}
@@ -326,8 +331,14 @@ export abstract class SessionEntries {
 	}
 
 	/** The tree as `/tree` draws it: kinds at once, each entry's text read when first asked for. */
-	getSummaryTree(): SummaryTreeNode[] {
-		return buildSummaryTree(this.#table.slots, this.#labels, (slot) => this.#body(slot));
+	getSummaryTree(): readonly SummaryTreeNode[] {
+		// The same tree until an entry is added: every frame of `/tree` asks for it, and half a million
+		// nodes are not rebuilt per frame. Held weakly, so a closed `/tree` leaves nothing behind.
+		const cached = this.#summaryTree?.edition === this.#edition ? this.#summaryTree.roots.deref() : undefined;
+		if (cached) return cached;
+		const roots = buildSummaryTree(this.#table, this.#labels, (slot) => this.#body(slot));
+		this.#summaryTree = { edition: this.#edition, roots: new WeakRef(roots) };
+		return roots;
 	}
 
 	/** The path root → `fromId` (default: the leaf). */

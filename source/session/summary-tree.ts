@@ -1,6 +1,6 @@
 import { type EntrySummary, summarizeEntry, type TreeRowKind } from "./entry-summary.js";
+import { type EntryTable, NO_POSITION } from "./entry-table.js";
 import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
-import { linkTree } from "./session-tree.js";
 import type { StoredEntry } from "./types.js";
 
 /**
@@ -55,11 +55,28 @@ class SummaryNode implements SummaryTreeNode {
 	}
 }
 
-/** Builds the summary tree (see `linkTree`). */
+/**
+ * Builds the summary tree over the table's parent positions (no id map: half a million entries are
+ * linked in one pass). Entries whose parent is missing become roots; children keep insertion order.
+ */
 export function buildSummaryTree(
-	entries: readonly EntrySlot[],
+	table: EntryTable,
 	labels: ReadonlyMap<string, string>,
 	read: (slot: EntrySlot) => StoredEntry,
 ): SummaryTreeNode[] {
-	return linkTree(entries, labels, (entry) => new SummaryNode(entry, read));
+	const { slots } = table;
+	const nodes: SummaryNode[] = new Array(slots.length);
+	for (let i = 0; i < slots.length; i++) {
+		const node = new SummaryNode(slots[i]!, read);
+		const label = labels.get(node.id);
+		if (label !== undefined) node.label = label;
+		nodes[i] = node;
+	}
+	const roots: SummaryNode[] = [];
+	for (let i = 0; i < nodes.length; i++) {
+		const parent = table.parentOf(i);
+		if (parent !== NO_POSITION && parent !== i) nodes[parent]!.children.push(nodes[i]!);
+		else roots.push(nodes[i]!);
+	}
+	return roots;
 }

@@ -276,6 +276,29 @@ describe("/tree over a big session", () => {
 	});
 });
 
+describe("the tree `/tree` draws", () => {
+	useTempAgentDir();
+
+	it("is built once per edition of the session, not on every frame that asks for it", async () => {
+		const { file, ids } = await writeSession();
+		const lazy = await SessionManager.open(file, { lazyAboveBytes: 0 });
+		try {
+			const tree = lazy.getSummaryTree();
+			expect(lazy.getSummaryTree()).toBe(tree);
+			// Moving the leaf changes no node: the same tree.
+			lazy.branch(ids.side);
+			expect(lazy.getSummaryTree()).toBe(tree);
+			lazy.appendLabelChange(ids.side, "kept");
+			const labelled = lazy.getSummaryTree();
+			expect(labelled).not.toBe(tree);
+			const rows = flattenTree(labelled, { leafId: lazy.getLeafId(), filter: "all" });
+			expect(rows.find((row) => row.id === ids.side)?.label).toBe("kept");
+		} finally {
+			await lazy.close();
+		}
+	});
+});
+
 describe("opening a big session another xcsh has open", () => {
 	const temp = useTempAgentDir();
 
