@@ -118,11 +118,13 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 		sessionDir: flags.sessionDir,
 	};
 	// A --resume <id> from another project asks before forking: do it before the screen is taken over.
+	// --continue too: a big session shows how much of it was read, and Escape stops it.
 	const { withReadProgress } = await import("./cli/read-progress.js");
+	const earlyNotices: string[] = [];
 	const early =
-		sessionFlags.resume !== undefined
-			? await withReadProgress(sessionFlags.resume, (progress) =>
-					createSessionManager(sessionFlags, io.cwd, undefined, undefined, progress),
+		sessionFlags.resume !== undefined || sessionFlags.continue
+			? await withReadProgress(sessionFlags.resume ?? "the most recent session", (progress) =>
+					createSessionManager(sessionFlags, io.cwd, undefined, (text) => earlyNotices.push(text), progress),
 				)
 			: undefined;
 	const { runApp } = await import("../components/run-app.js");
@@ -143,8 +145,10 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 			(await import("../controllers/runtime.js")).buildRuntime({
 				earlyPicker,
 				cwd: io.cwd,
-				sessionManager: async (notify) =>
-					early ?? (await createSessionManager(sessionFlags, io.cwd, undefined, notify)),
+				sessionManager: async (notify) => {
+					for (const text of earlyNotices) notify(text);
+					return early ?? (await createSessionManager(sessionFlags, io.cwd, undefined, notify));
+				},
 				model: flags.model,
 				thinkingLevel,
 				extensions: flags.extension,

@@ -79,7 +79,7 @@ export async function createSessionManager(
 		}
 	}
 	if (flags.continue) {
-		const manager = await SessionManager.continueRecent(cwd, { sessionDir, newestFirst: newestSessionPaths });
+		const manager = await SessionManager.continueRecent(cwd, { sessionDir, newestFirst: newestSessionPaths, progress });
 		for (const { path, holder } of manager.getSkippedLockedSessions()) {
 			notify(
 				`${basename(path)} is open in another xcsh (pid ${holder.pid}): continuing the newest session that is not`,

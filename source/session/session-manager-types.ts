@@ -22,6 +22,8 @@ export interface ContinueOptions extends StorageOptions {
 	 * the CLI passes the session index's listing, which is faster on large directories.
 	 */
 	newestFirst?: NewestFirst;
+	/** Reports reading the session (a big one takes a while) and stops it when aborted. */
+	progress?: ReadProgress;
 }
 
 /** How `setSessionFile` opens a file. */

@@ -119,7 +119,7 @@ export class SessionManager extends SessionEntries {
 		const sessionDir = options.sessionDir ?? getDefaultSessionDir(cwd);
 		const target = await resolveContinueTarget(cwd, sessionDir, storage, options.newestFirst);
 		const manager = target.path
-			? await SessionManager.open(target.path, { sessionDir, storage })
+			? await SessionManager.open(target.path, { sessionDir, storage, progress: options.progress })
 			: await SessionManager.create(cwd, { sessionDir, storage });
 		manager.#skippedLocked = target.skipped;
 		manager.#cwd = cwd;

@@ -1,6 +1,7 @@
-import { statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { getDefaultSessionDir, sessionFileName } from "../../source/session/session-paths.js";
 import { BIG_SESSION_LAST_ANSWER, writeBigSession } from "../helpers/big-session.js";
 import { KEYS } from "../helpers/keys.js";
 import { usePtyProject } from "../helpers/pty-project.js";
@@ -19,6 +20,21 @@ describe("a big session from the terminal", () => {
 		t.write(KEYS.escape);
 		expect(await t.exited()).toBe(1);
 		expect(t.screen()).toContain(`xcsh: Stopped reading ${file}: nothing was opened or changed`);
+		const after = statSync(file);
+		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+	});
+
+	it("--continue shows how much of it was read too, and Escape stops it", { timeout: 120_000 }, async () => {
+		const dir = getDefaultSessionDir(temp.project);
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const file = join(dir, sessionFileName("2026-11-01T00:00:00.000Z", "0195big000000001"));
+		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const before = statSync(file);
+		const t = temp.open({ args: ["--continue"] });
+		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		t.write(KEYS.escape);
+		expect(await t.exited()).toBe(1);
+		expect(t.screen()).toContain("xcsh: Stopped reading the most recent session: nothing was opened or changed");
 		const after = statSync(file);
 		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
 	});
