@@ -37,12 +37,22 @@ export function allCheckpoints(tree: CheckpointTree): CheckpointRecord[] {
 	return records;
 }
 
-/** The files' state at an entry: the nearest checkpoint on the path root → entry (null: the root, before anything). */
+/**
+ * The files' state at an entry (null: the root, before anything): the nearest checkpoint on the
+ * path root → entry, where a turn's checkpoint counts from the turn's last entry on (it is
+ * appended just after that entry, so it is that entry's child, not on its path).
+ */
 export function checkpointAt(tree: CheckpointTree, entryId: string | null): CheckpointRecord | undefined {
-	if (entryId === null) return allCheckpoints(tree).find((record) => record.data.kind === "baseline");
+	const all = allCheckpoints(tree);
+	if (entryId === null) return all.find((record) => record.data.kind === "baseline");
+	const afterTurn = new Map<string, CheckpointRecord>();
+	for (const record of all)
+		if (record.data.kind === "turn" && record.data.entryId) afterTurn.set(record.data.entryId, record);
+	const byId = new Map(all.map((record) => [record.entryId, record]));
 	const path = tree.getBranchSkeleton(entryId);
 	for (let i = path.length - 1; i >= 0; i--) {
-		const record = checkpointOf(tree, path[i]!);
+		const id = path[i]!.id;
+		const record = byId.get(id) ?? afterTurn.get(id);
 		if (record) return record;
 	}
 	return undefined;
