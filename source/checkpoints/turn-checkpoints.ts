@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { formatSize } from "../agent/tools/truncate.js";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "./checkpoint-data.js";
 import { allCheckpoints, type CheckpointTree } from "./checkpoint-timeline.js";
 import { GIT_MISSING_NOTICE, gitAvailable } from "./git-process.js";
@@ -26,11 +27,9 @@ export interface CheckpointSession extends CheckpointTree {
 /** The line said when the project is the home directory or `/`. */
 export const HOME_DIR_NOTICE = "checkpoints are off in the home directory and at /: start xcsh in a project folder";
 
-const MB = 1024 * 1024;
-
 /** The note for a file a checkpoint left out. */
 export function skippedNotice(file: SkippedFile, limit: number): string {
-	return `checkpoint skipped ${file.path} (${(file.bytes / MB).toFixed(1)} MB, over the ${(limit / MB).toFixed(1)} MB limit)`;
+	return `checkpoint skipped ${file.path} (${formatSize(file.bytes)}, over the ${formatSize(limit)} limit)`;
 }
 
 /**
