@@ -66,6 +66,10 @@ export class ShadowRepo {
 	readonly workTree: string;
 	readonly maxFileBytes: number;
 	#queue: Promise<unknown> = Promise.resolve();
+	/** Per session: its ref's commit and tree as this process last wrote or read them (only it writes them). */
+	readonly #tips = new Map<string, { commit: string; tree: string }>();
+	/** Per index file: the tree its last write-tree gave (nothing listed as changed → the same tree). */
+	readonly #trees = new Map<string, string>();
 
 	private constructor(gitDir: string, workTree: string, maxFileBytes: number) {
 		this.gitDir = gitDir;
@@ -128,13 +132,14 @@ export class ShadowRepo {
 			await this.#prepareIndex(indexFile);
 			const { tree, skipped } = await this.#stageAndWrite(indexFile);
 			const ref = this.refOf(sessionId);
-			const tip = await this.resolveCommit(ref);
-			if (tip !== undefined && (await this.treeOf(tip)) === tree) return { commit: tip, tree, changed: false, skipped };
-			const parent = tip === undefined ? [] : ["-p", tip];
+			const tip = await this.#tipOf(sessionId);
+			if (tip?.tree === tree) return { commit: tip.commit, tree, changed: false, skipped };
+			const parent = tip === undefined ? [] : ["-p", tip.commit];
 			const commit = (await git(this.#target(), ["commit-tree", tree, ...parent, "-m", message])).trim();
 			// A kill between the ref's lock and its rename leaves the lock: only this session writes this ref.
 			await rm(join(this.gitDir, `${ref}.lock`), { force: true });
-			await git(this.#target(), ["update-ref", ref, commit, ...(tip === undefined ? [] : [tip])]);
+			await git(this.#target(), ["update-ref", ref, commit, ...(tip === undefined ? [] : [tip.commit])]);
+			this.#tips.set(sessionId, { commit, tree });
 			return { commit, tree, changed: true, skipped };
 		});
 	}
@@ -148,10 +153,21 @@ export class ShadowRepo {
 				await this.#seedIndex(scratch, seed);
 				return await this.#stageAndWrite(scratch);
 			} finally {
+				this.#trees.delete(scratch);
 				await rm(scratch, { force: true });
 				await rm(`${scratch}.lock`, { force: true });
 			}
 		});
+	}
+
+	async #tipOf(sessionId: string): Promise<{ commit: string; tree: string } | undefined> {
+		const known = this.#tips.get(sessionId);
+		if (known) return known;
+		const commit = await this.resolveCommit(this.refOf(sessionId));
+		if (commit === undefined) return undefined;
+		const tip = { commit, tree: await this.treeOf(commit) };
+		this.#tips.set(sessionId, tip);
+		return tip;
 	}
 
 	/** A commit id for `rev` (a ref, a commit, a prefix), or undefined when there is none. */
@@ -265,7 +281,10 @@ export class ShadowRepo {
 				["update-index", "-z", "--add", "--replace", "--remove", "--stdin"],
 				`${additions.join("\0")}\0`,
 			);
+		const unchanged = removals.length === 0 && additions.length === 0 ? this.#trees.get(indexFile) : undefined;
+		if (unchanged !== undefined) return { tree: unchanged, skipped };
 		const tree = (await git(target, ["write-tree"])).trim();
+		this.#trees.set(indexFile, tree);
 		return { tree, skipped };
 	}
 }
