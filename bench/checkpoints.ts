@@ -136,9 +136,7 @@ async function growth(repo: ShadowRepo, project: string): Promise<void> {
 }
 
 try {
-	console.log(
-		`checkpoints bench: medians of ${RUNS} runs, git ${execFileSync("git", ["--version"]).toString().trim()}`,
-	);
+	console.log(`checkpoints bench: medians of ${RUNS} runs, ${execFileSync("git", ["--version"]).toString().trim()}`);
 	await turnCost(10_000);
 	if (BIG > 0) await turnCost(BIG);
 } finally {
