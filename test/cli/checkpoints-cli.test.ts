@@ -150,6 +150,24 @@ describe.each([
 		expect(same.stdout).toBe("No differences.\n");
 	});
 
+	it("--dry-run says what it would do; an entry older than the first checkpoint and a session open elsewhere are refused", async () => {
+		const dry = await xcsh(["restore", session, rows[0]!.entryId, "--dry-run"]);
+		expect(dry.stdout).toBe(
+			`Would restore code and conversation to ${rows[0]!.entryId}\n  write  a.txt\n  trash  b.txt\n`,
+		);
+		const held = await SessionManager.open(session);
+		const first = held.getSkeleton()[0]!;
+		const locked = await xcsh(["restore", session, rows[0]!.entryId]);
+		await held.close();
+		expect(locked.status).toBe(1);
+		expect(locked.stderr).toBe(`${session} is open in another xcsh: restore it there, or close it first\n`);
+		expect(first.type).not.toBe("custom");
+		const before = await xcsh(["restore", session, first.id]);
+		expect(before.status).toBe(2);
+		expect(before.stderr).toBe(`No checkpoint on the path to ${first.id}: its files were never recorded\n`);
+		expect(read("a.txt")).toBe("two\n");
+	});
+
 	it("a fork keeps its checkpoints and restores from them", async () => {
 		const fork = await SessionManager.forkFrom(session, project);
 		const forkFile = fork.getSessionFile()!;
