@@ -214,6 +214,23 @@ describe("checkpoint commands, bad input and no git", () => {
 		}
 	});
 
+	it("--help names the three commands and the restore flags", async () => {
+		const help = (await xcsh(["--help"])).stdout;
+		for (const line of [
+			"$ xcsh checkpoints <session | id> [--json]  The turns that changed files (entry id, time, prompt, +/- lines)",
+			"$ xcsh restore <session | id> <entry-id>    Put the files and the conversation back to that entry",
+			"(--code-only, --conversation-only, --dry-run, --yes, --json)",
+			"$ xcsh restore <session | id> --undo        Undo the last restore (a guard checkpoint kept the files)",
+			"$ xcsh diff <session | id> <entry> [<entry>]  What changed in the files from an entry to another (or to now)",
+			"--code-only          restore: only the files; the conversation stays where it is",
+			"--conversation-only  restore: only the conversation; the files stay as they are",
+			"--dry-run            restore: say what would change, change nothing",
+			"--yes                restore: overwrite files changed outside xcsh since its last checkpoint",
+			"--undo               restore: put back what the last restore changed",
+		])
+			expect(help).toContain(line);
+	});
+
 	it("without git on PATH, checkpoints are off with one line and the turn still runs", async () => {
 		const noGit = { PATH: join(temp.root, "empty-bin") };
 		const turn = await xcsh(["-p", TURN_1], noGit);
