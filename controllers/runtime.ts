@@ -3,6 +3,7 @@ import { loadExtensions } from "../source/agent/extensions/loader.js";
 import { describeModelSetup, ModelRegistry } from "../source/agent/models/model-registry.js";
 import { buildSystemPrompt } from "../source/agent/system-prompt.js";
 import { createCodingTools } from "../source/agent/tools/index.js";
+import { TurnCheckpoints } from "../source/checkpoints/turn-checkpoints.js";
 import { buildCommands } from "../source/commands/registry.js";
 import { copyToClipboard } from "../source/export/clipboard.js";
 import { exportSessionToHtml } from "../source/export/html/index.js";
@@ -73,6 +74,8 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		tools,
 		extensions,
 		systemPrompt: buildSystemPrompt({ cwd: sessionManager.getCwd(), tools }),
+		// Notices come during a turn, once `chat` below exists.
+		turnHooks: new TurnCheckpoints(sessionManager, (text) => chat.notice("warning", text)),
 	});
 	if (options.model) session.setModel(model);
 	if (options.thinkingLevel) session.setThinkingLevel(options.thinkingLevel);

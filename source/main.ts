@@ -19,6 +19,11 @@ const HELP = `
                                                 --role user|assistant|tool, --since/--until <when>
     $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
     $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page (or .md, .json)
+    $ xcsh checkpoints <session | id> [--json]  The turns that changed files (entry id, time, prompt, +/- lines)
+    $ xcsh restore <session | id> <entry-id>    Put the files and the conversation back to that entry
+                                                (--code-only, --conversation-only, --dry-run, --yes, --json)
+    $ xcsh restore <session | id> --undo        Undo the last restore (a guard checkpoint kept the files)
+    $ xcsh diff <session | id> <entry> [<entry>]  What changed in the files from an entry to another (or to now)
 
   Options
     -p, --print          Non-interactive: send the prompt, print the answer, exit
@@ -45,6 +50,11 @@ const HELP = `
     --slim               doctor --slim <session.jsonl>: tool result texts of 32 KB or more and inline images go to the blob store
     --unlock             doctor --unlock <session.jsonl>: break a lock of another host or a dead process (never a running xcsh here)
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
+    --code-only          restore: only the files; the conversation stays where it is
+    --conversation-only  restore: only the conversation; the files stay as they are
+    --dry-run            restore: say what would change, change nothing
+    --yes                restore: overwrite files changed outside xcsh since its last checkpoint
+    --undo               restore: put back what the last restore changed
     --help               Show this help
     --version            Show the version
 
@@ -77,6 +87,11 @@ const FLAGS = {
 	role: { type: "string" },
 	since: { type: "string" },
 	until: { type: "string" },
+	codeOnly: { type: "boolean", default: false },
+	conversationOnly: { type: "boolean", default: false },
+	dryRun: { type: "boolean", default: false },
+	yes: { type: "boolean", default: false },
+	undo: { type: "boolean", default: false },
 } as const;
 
 // Unknown flags are allowed through meow and refused in main() with one line (meow's own message takes two).
@@ -235,6 +250,22 @@ async function main(): Promise<number> {
 			const { runHistoryCommand } = await import("./cli/history-command.js");
 			setLogSink(stderrSink);
 			return runHistoryCommand(args.join(" "), { limit: flags.limit, json: flags.json }, io);
+		}
+		case "checkpoints": {
+			const { runCheckpointsCommand } = await import("./cli/checkpoints-command.js");
+			setLogSink(stderrSink);
+			return runCheckpointsCommand(args, { json: flags.json }, io);
+		}
+		case "restore": {
+			const { runRestoreCommand } = await import("./cli/restore-command.js");
+			setLogSink(stderrSink);
+			const { codeOnly, conversationOnly, dryRun, yes, json, undo } = flags;
+			return runRestoreCommand(args, { codeOnly, conversationOnly, dryRun, yes, json, undo }, io);
+		}
+		case "diff": {
+			const { runDiffCommand } = await import("./cli/diff-command.js");
+			setLogSink(stderrSink);
+			return runDiffCommand(args, io);
 		}
 		default:
 			io.stderr(`Unknown command: ${command}. Run xcsh --help for usage.\n`);

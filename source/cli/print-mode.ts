@@ -6,6 +6,7 @@ import { ModelRegistry } from "../agent/models/model-registry.js";
 import { parseThinkingLevel } from "../agent/models/thinking-levels.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { createCodingTools } from "../agent/tools/index.js";
+import { TurnCheckpoints } from "../checkpoints/turn-checkpoints.js";
 import { safeLine, safeText } from "../render/safe-text.js";
 import { AgentSession } from "../session/agent-session.js";
 import { getHistoryDbPath, HistoryStorage } from "../session/history-storage.js";
@@ -101,6 +102,7 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 		tools,
 		extensions,
 		systemPrompt: buildSystemPrompt({ cwd: sessionManager.getCwd(), tools }),
+		turnHooks: new TurnCheckpoints(sessionManager, (text) => io.stderr(`xcsh: ${text}\n`)),
 	});
 	if (flags.model) session.setModel(model);
 	if (thinkingLevel) session.setThinkingLevel(thinkingLevel);

@@ -29,4 +29,6 @@ export interface AgentSessionOptions {
 	extensions?: ExtensionRunner;
 	systemPrompt?: string;
 	compaction?: CompactionOptions;
+	/** Called around each prompt's run (file checkpoints); must not throw. */
+	turnHooks?: { beforeTurn(): Promise<void>; afterTurn(): Promise<void> };
 }

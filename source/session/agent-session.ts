@@ -41,6 +41,7 @@ export class AgentSession {
 	#nextTurn: AgentMessage[] = [];
 	readonly #choice: ModelChoice;
 	readonly #recorder: MessageRecorder;
+	readonly #turnHooks: AgentSessionOptions["turnHooks"];
 
 	private constructor(agent: Agent, options: AgentSessionOptions) {
 		this.#agent = agent;
@@ -49,6 +50,7 @@ export class AgentSession {
 		this.#extensions = options.extensions ?? new ExtensionRunner();
 		this.#choice = new ModelChoice(agent, options.sessionManager, options.models);
 		this.#recorder = new MessageRecorder(options.sessionManager, (event) => this.#emit(event));
+		this.#turnHooks = options.turnHooks;
 		this.#requests = new SummaryRequests(agent, (provider) => this.#models.getApiKey(provider));
 		this.#compactor = new Compactor({
 			sessionManager: options.sessionManager,
@@ -152,8 +154,13 @@ export class AgentSession {
 		if (refusal) throw new Error(refusal);
 		this.#choice.record();
 		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
+		await this.#turnHooks?.beforeTurn();
 		try {
-			await this.#agent.prompt(messages);
+			try {
+				await this.#agent.prompt(messages);
+			} finally {
+				await this.#turnHooks?.afterTurn();
+			}
 			await this.#compactor.compactIfNeeded();
 		} finally {
 			this.#emit({ type: "agent_idle" });

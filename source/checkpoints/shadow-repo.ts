@@ -1,0 +1,290 @@
+import { randomBytes } from "node:crypto";
+import { copyFile, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { ensurePrivateDir } from "../private-files.js";
+import { type GitTarget, git, runGit } from "./git-process.js";
+import { DEFAULT_MAX_FILE_BYTES } from "./store-location.js";
+
+/** A file a snapshot left out because it is bigger than the limit. */
+export interface SkippedFile {
+	readonly path: string;
+	readonly bytes: number;
+}
+
+/** One snapshot of the project's files. */
+export interface Snapshot {
+	readonly commit: string;
+	readonly tree: string;
+	/** True when the files differed from the previous snapshot (a new commit was made). */
+	readonly changed: boolean;
+	readonly skipped: readonly SkippedFile[];
+}
+
+/** A scratch snapshot: the tree of the files now, committed nowhere. */
+export interface TreeSnapshot {
+	readonly tree: string;
+	readonly skipped: readonly SkippedFile[];
+}
+
+const INDEXES = "xcsh-indexes";
+const REF_PREFIX = "refs/xcsh/sessions/";
+
+/** A session id as a file and ref name: only the characters git and every file system accept. */
+function safeName(sessionId: string): string {
+	const cleaned = sessionId.replace(/[^A-Za-z0-9_-]/g, "_");
+	return cleaned.length > 0 ? cleaned : "_";
+}
+
+async function exists(path: string): Promise<boolean> {
+	return lstat(path).then(
+		() => true,
+		() => false,
+	);
+}
+
+/** Where the project's own `info/exclude` is: `.git/info/exclude`, or through a `.git` file (worktrees). */
+async function projectExcludeFile(workTree: string): Promise<string | undefined> {
+	const dotGit = join(workTree, ".git");
+	const info = await stat(dotGit).catch(() => undefined);
+	if (!info) return undefined;
+	if (info.isDirectory()) return join(dotGit, "info", "exclude");
+	const pointer = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, "utf8").catch(() => ""));
+	if (!pointer?.[1]) return undefined;
+	const gitDir = resolve(workTree, pointer[1].trim());
+	// A linked worktree's excludes live in the common directory.
+	const common = (await readFile(join(gitDir, "commondir"), "utf8").catch(() => "")).trim();
+	return join(common ? resolve(gitDir, common) : gitDir, "info", "exclude");
+}
+
+/**
+ * The shadow git repository of one project, under the agent dir: snapshots of the project's files
+ * as commits (write-tree + commit-tree), one index and one ref per session, never touching the
+ * project's own `.git`.
+ */
+export class ShadowRepo {
+	readonly gitDir: string;
+	readonly workTree: string;
+	readonly maxFileBytes: number;
+	#queue: Promise<unknown> = Promise.resolve();
+	/** Per session: its ref's commit and tree as this process last wrote or read them (only it writes them). */
+	readonly #tips = new Map<string, { commit: string; tree: string }>();
+	/** Per index file: the tree its last write-tree gave (nothing listed as changed → the same tree). */
+	readonly #trees = new Map<string, string>();
+
+	private constructor(gitDir: string, workTree: string, maxFileBytes: number) {
+		this.gitDir = gitDir;
+		this.workTree = workTree;
+		this.maxFileBytes = maxFileBytes;
+	}
+
+	/** Opens (creating it if needed) the shadow repository at `gitDir` for the project at `workTree`. */
+	static async open(gitDir: string, workTree: string, options: { maxFileBytes?: number } = {}): Promise<ShadowRepo> {
+		const repo = new ShadowRepo(resolve(gitDir), resolve(workTree), options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+		await repo.#initialise();
+		return repo;
+	}
+
+	/** A bare repository made in a temp folder and renamed into place: a kill mid-init leaves no half repository. */
+	async #initialise(): Promise<void> {
+		if (await exists(join(this.gitDir, "HEAD"))) return;
+		await ensurePrivateDir(dirname(this.gitDir));
+		const temp = `${this.gitDir}.init-${randomBytes(4).toString("hex")}`;
+		try {
+			await git({ gitDir: temp }, ["init", "-q", "--bare", temp]);
+			await mkdir(join(temp, INDEXES), { recursive: true });
+			await rename(temp, this.gitDir);
+		} catch (error) {
+			await rm(temp, { recursive: true, force: true });
+			// Another process made it first: theirs is as good as ours.
+			if (!(await exists(join(this.gitDir, "HEAD")))) throw error;
+		}
+	}
+
+	#target(indexFile?: string): GitTarget {
+		return indexFile === undefined
+			? { gitDir: this.gitDir, workTree: this.workTree }
+			: { gitDir: this.gitDir, workTree: this.workTree, indexFile };
+	}
+
+	/** Runs store operations one at a time in this process (they share an index). */
+	#serial<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.#queue.then(work, work);
+		this.#queue = next.catch(() => undefined);
+		return next;
+	}
+
+	/** The ref that keeps a session's snapshots reachable (never garbage-collected). */
+	refOf(sessionId: string): string {
+		return `${REF_PREFIX}${safeName(sessionId)}`;
+	}
+
+	#indexOf(sessionId: string): string {
+		return join(this.gitDir, INDEXES, safeName(sessionId));
+	}
+
+	/**
+	 * Takes a snapshot for a session: a new commit on the session's ref when the files differ from
+	 * its last snapshot, else that snapshot again.
+	 */
+	snapshot(sessionId: string, message: string): Promise<Snapshot> {
+		return this.#serial(async () => {
+			const indexFile = this.#indexOf(sessionId);
+			await this.#prepareIndex(indexFile);
+			const { tree, skipped } = await this.#stageAndWrite(indexFile);
+			const ref = this.refOf(sessionId);
+			const tip = await this.#tipOf(sessionId);
+			if (tip?.tree === tree) return { commit: tip.commit, tree, changed: false, skipped };
+			const parent = tip === undefined ? [] : ["-p", tip.commit];
+			const commit = (await git(this.#target(), ["commit-tree", tree, ...parent, "-m", message])).trim();
+			// A kill between the ref's lock and its rename leaves the lock: only this session writes this ref.
+			await rm(join(this.gitDir, `${ref}.lock`), { force: true });
+			await git(this.#target(), ["update-ref", ref, commit, ...(tip === undefined ? [] : [tip.commit])]);
+			this.#tips.set(sessionId, { commit, tree });
+			return { commit, tree, changed: true, skipped };
+		});
+	}
+
+	/** The tree of the files as they are now, recorded nowhere (for a diff or a dry run). */
+	scratchTree(sessionId: string | undefined): Promise<TreeSnapshot> {
+		return this.#serial(async () => {
+			const scratch = join(this.gitDir, INDEXES, `scratch-${process.pid}-${randomBytes(4).toString("hex")}`);
+			try {
+				const seed = sessionId === undefined ? undefined : this.#indexOf(sessionId);
+				await this.#seedIndex(scratch, seed);
+				return await this.#stageAndWrite(scratch);
+			} finally {
+				this.#trees.delete(scratch);
+				await rm(scratch, { force: true });
+				await rm(`${scratch}.lock`, { force: true });
+			}
+		});
+	}
+
+	async #tipOf(sessionId: string): Promise<{ commit: string; tree: string } | undefined> {
+		const known = this.#tips.get(sessionId);
+		if (known) return known;
+		const commit = await this.resolveCommit(this.refOf(sessionId));
+		if (commit === undefined) return undefined;
+		const tip = { commit, tree: await this.treeOf(commit) };
+		this.#tips.set(sessionId, tip);
+		return tip;
+	}
+
+	/** A commit id for `rev` (a ref, a commit, a prefix), or undefined when there is none. */
+	async resolveCommit(rev: string): Promise<string | undefined> {
+		try {
+			return (await git(this.#target(), ["rev-parse", "-q", "--verify", `${rev}^{commit}`])).trim();
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** The tree id of a commit. */
+	async treeOf(commit: string): Promise<string> {
+		return (await git(this.#target(), ["rev-parse", `${commit}^{tree}`])).trim();
+	}
+
+	/** Runs a read-only git command in this repository (diff-tree, cat-file, diff). */
+	read(args: readonly string[], input?: string): Promise<string> {
+		return git(this.#target(), args, input);
+	}
+
+	/** Runs a git command and returns raw bytes (blob contents). */
+	async readBytes(args: readonly string[], input?: string): Promise<Buffer> {
+		const result = await runGit(this.#target(), args, input);
+		if (result.code !== 0) throw new Error(`git ${args[0]} failed: ${result.stderr.trim()}`);
+		return result.stdout;
+	}
+
+	/**
+	 * A session's index after a kill: its lock is stale (only the process holding the session
+	 * writes this index, one operation at a time). A session with no index yet starts from the
+	 * newest index of the project, so its first snapshot re-reads only what changed.
+	 */
+	async #prepareIndex(indexFile: string): Promise<void> {
+		await rm(`${indexFile}.lock`, { force: true });
+		if (await exists(indexFile)) return;
+		await this.#seedIndex(indexFile, undefined);
+	}
+
+	async #seedIndex(target: string, preferred: string | undefined): Promise<void> {
+		await mkdir(dirname(target), { recursive: true });
+		const source = preferred !== undefined && (await exists(preferred)) ? preferred : await this.#newestIndex();
+		if (source === undefined) return;
+		const temp = `${target}.seed-${randomBytes(4).toString("hex")}`;
+		try {
+			await copyFile(source, temp);
+			await rename(temp, target);
+		} catch {
+			// Another snapshot is rewriting that index: start empty instead (slower, as correct).
+			await rm(temp, { force: true });
+		}
+	}
+
+	async #newestIndex(): Promise<string | undefined> {
+		const dir = join(this.gitDir, INDEXES);
+		let newest: { path: string; mtime: number } | undefined;
+		for (const name of await readdir(dir).catch(() => [] as string[])) {
+			if (name.includes(".") || name.startsWith("scratch-")) continue;
+			const path = join(dir, name);
+			const info = await stat(path).catch(() => undefined);
+			if (info?.isFile() && (newest === undefined || info.mtimeMs > newest.mtime))
+				newest = { path, mtime: info.mtimeMs };
+		}
+		return newest?.path;
+	}
+
+	/** The project's `info/exclude` is honoured by copying it into ours (git reads only its own). */
+	async #syncExcludes(): Promise<void> {
+		const from = await projectExcludeFile(this.workTree);
+		const wanted = from === undefined ? "" : await readFile(from, "utf8").catch(() => "");
+		const ours = join(this.gitDir, "info", "exclude");
+		const current = await readFile(ours, "utf8").catch(() => undefined);
+		if (current === wanted) return;
+		await mkdir(dirname(ours), { recursive: true });
+		await writeFile(ours, wanted);
+	}
+
+	/**
+	 * Brings the index up to the files on disk and writes its tree. Only what git lists as changed
+	 * or untracked is looked at (the index's stat data answers for the rest), so a 10,000-file
+	 * project with one changed file costs one directory walk and one file read.
+	 */
+	async #stageAndWrite(indexFile: string): Promise<TreeSnapshot> {
+		await this.#syncExcludes();
+		const target = this.#target(indexFile);
+		const listed = await git(target, ["ls-files", "-z", "-t", "-o", "-m", "--exclude-standard"]);
+		const removals: string[] = [];
+		const additions: string[] = [];
+		const skipped: SkippedFile[] = [];
+		for (const item of listed.split("\0")) {
+			if (item.length < 3) continue;
+			const tracked = item[0] !== "?";
+			const path = item.slice(2);
+			// A nested repository is listed as its folder: its files are its own git's business.
+			if (path.endsWith("/")) continue;
+			const info = await lstat(join(this.workTree, path)).catch(() => undefined);
+			if (!info || info.isDirectory()) {
+				if (tracked) removals.push(path);
+			} else if (info.isFile() && info.size > this.maxFileBytes) {
+				skipped.push({ path, bytes: info.size });
+				if (tracked) removals.push(path);
+			} else {
+				additions.push(path);
+			}
+		}
+		if (removals.length > 0)
+			await git(target, ["update-index", "-z", "--force-remove", "--stdin"], `${removals.join("\0")}\0`);
+		if (additions.length > 0)
+			await git(
+				target,
+				["update-index", "-z", "--add", "--replace", "--remove", "--stdin"],
+				`${additions.join("\0")}\0`,
+			);
+		const unchanged = removals.length === 0 && additions.length === 0 ? this.#trees.get(indexFile) : undefined;
+		if (unchanged !== undefined) return { tree: unchanged, skipped };
+		const tree = (await git(target, ["write-tree"])).trim();
+		this.#trees.set(indexFile, tree);
+		return { tree, skipped };
+	}
+}

@@ -1,0 +1,51 @@
+import type { FileChange, FileStatus } from "./checkpoint-data.js";
+import type { ShadowRepo } from "./shadow-repo.js";
+
+/** One path that differs between two trees, as `git diff-tree --raw` gives it. */
+export interface RawChange {
+	readonly path: string;
+	readonly status: FileStatus;
+	/** Mode and blob in the second tree (`000000`/zeros when the path is gone there). */
+	readonly mode: string;
+	readonly blob: string;
+}
+
+const STATUS_LETTERS: Record<string, FileStatus> = { A: "added", M: "modified", D: "deleted", T: "type-changed" };
+
+/** The paths that differ from tree `from` to tree `to` (renames seen as delete + add). */
+export async function rawChanges(repo: ShadowRepo, from: string, to: string): Promise<RawChange[]> {
+	const out = await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
+	const fields = out.split("\0");
+	const changes: RawChange[] = [];
+	// -z --raw: ":<mode> <mode> <blob> <blob> <letter>\0<path>\0" per path.
+	for (let i = 0; i + 1 < fields.length; i += 2) {
+		const meta = fields[i]!;
+		const path = fields[i + 1]!;
+		if (!meta.startsWith(":")) break;
+		const [, dstMode, , dstBlob, letter] = meta.slice(1).split(" ");
+		const status = STATUS_LETTERS[letter?.[0] ?? ""];
+		if (!status || dstMode === undefined || dstBlob === undefined) continue;
+		changes.push({ path, status, mode: dstMode, blob: dstBlob });
+	}
+	return changes;
+}
+
+/** The files changed from tree `from` to tree `to`, with +/- line counts. */
+export async function fileChanges(repo: ShadowRepo, from: string, to: string): Promise<FileChange[]> {
+	const raw = await rawChanges(repo, from, to);
+	if (raw.length === 0) return [];
+	const out = await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--numstat", from, to]);
+	const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
+	// -z --numstat: "<added>\t<removed>\t<path>\0"; binary files say "-\t-".
+	for (const record of out.split("\0")) {
+		const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(record);
+		if (!match) continue;
+		const binary = match[1] === "-";
+		counts.set(match[3]!, { added: binary ? 0 : Number(match[1]), removed: binary ? 0 : Number(match[2]), binary });
+	}
+	return raw.map(({ path, status }) => ({
+		path,
+		status,
+		...(counts.get(path) ?? { added: 0, removed: 0, binary: false }),
+	}));
+}

@@ -1,0 +1,136 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { formatSize } from "../agent/tools/truncate.js";
+import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "./checkpoint-data.js";
+import { allCheckpoints, type CheckpointTree } from "./checkpoint-timeline.js";
+import { GIT_MISSING_NOTICE, gitAvailable } from "./git-process.js";
+import { openProjectStore } from "./project-store.js";
+import type { ShadowRepo, SkippedFile, Snapshot } from "./shadow-repo.js";
+import { fileChanges } from "./tree-diff.js";
+
+/** What AgentSession calls around each prompt's run (never throws: a failed checkpoint is a notice). */
+export interface TurnHooks {
+	beforeTurn(): Promise<void>;
+	afterTurn(): Promise<void>;
+}
+
+/** The session a turn is recorded in (SessionManager fits). */
+export interface CheckpointSession extends CheckpointTree {
+	getSessionId(): string;
+	getCwd(): string;
+	getLeafId(): string | null;
+	isPersisted(): boolean;
+	isReadOnly(): boolean;
+	appendCustomEntry<T = unknown>(customType: string, data?: T): string;
+}
+
+/** The line said when the project is the home directory or `/`. */
+export const HOME_DIR_NOTICE = "checkpoints are off in the home directory and at /: start xcsh in a project folder";
+
+/** The note for a file a checkpoint left out. */
+export function skippedNotice(file: SkippedFile, limit: number): string {
+	return `checkpoint skipped ${file.path} (${formatSize(file.bytes)}, over the ${formatSize(limit)} limit)`;
+}
+
+/**
+ * Records a checkpoint per turn: a snapshot of the project's files before the turn and after it;
+ * when they differ, a `custom` entry (`customType: "checkpoint"`) with the commit and the files
+ * changed goes into the session. The first snapshot of a session is recorded as its baseline.
+ */
+export class TurnCheckpoints implements TurnHooks {
+	readonly #session: CheckpointSession;
+	readonly #notice: (text: string) => void;
+	readonly #recorded = new Set<string>();
+	readonly #noted = new Set<string>();
+	#off = false;
+	#before: { repo: ShadowRepo; snapshot: Snapshot; sessionId: string } | undefined;
+
+	constructor(session: CheckpointSession, notice: (text: string) => void) {
+		this.#session = session;
+		this.#notice = notice;
+	}
+
+	/** Snapshots the files before a turn (and records the baseline of a session that has none). */
+	async beforeTurn(): Promise<void> {
+		this.#before = undefined;
+		const repo = await this.#repo();
+		if (!repo) return;
+		const sessionId = this.#session.getSessionId();
+		await this.#guard(async () => {
+			const snapshot = await repo.snapshot(sessionId, "xcsh: before a turn");
+			this.#noteSkipped(snapshot, repo);
+			if (!this.#hasCheckpoints(sessionId)) {
+				this.#append({ v: 1, kind: "baseline", commit: snapshot.commit });
+				this.#recorded.add(sessionId);
+			}
+			this.#before = { repo, snapshot, sessionId };
+		});
+	}
+
+	/** Snapshots the files after a turn; records a checkpoint entry when the turn changed any. */
+	async afterTurn(): Promise<void> {
+		const before = this.#before;
+		this.#before = undefined;
+		if (!before || before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return;
+		await this.#guard(async () => {
+			const after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn");
+			this.#noteSkipped(after, before.repo);
+			if (after.tree === before.snapshot.tree) return;
+			const files = await fileChanges(before.repo, before.snapshot.tree, after.tree);
+			this.#append({
+				v: 1,
+				kind: "turn",
+				commit: after.commit,
+				before: before.snapshot.commit,
+				entryId: this.#session.getLeafId(),
+				files,
+			});
+		});
+	}
+
+	#append(data: CheckpointData): void {
+		this.#session.appendCustomEntry(CHECKPOINT_CUSTOM_TYPE, data);
+	}
+
+	#hasCheckpoints(sessionId: string): boolean {
+		if (this.#recorded.has(sessionId)) return true;
+		if (allCheckpoints(this.#session).length === 0) return false;
+		this.#recorded.add(sessionId);
+		return true;
+	}
+
+	/** The project's store, or undefined when checkpoints are off here (said once). */
+	async #repo(): Promise<ShadowRepo | undefined> {
+		if (this.#off || !this.#session.isPersisted() || this.#session.isReadOnly()) return undefined;
+		const project = resolve(this.#session.getCwd());
+		if (project === resolve(homedir()) || project === resolve("/")) return this.#turnOff(HOME_DIR_NOTICE);
+		if (!(await gitAvailable())) return this.#turnOff(GIT_MISSING_NOTICE);
+		try {
+			return await openProjectStore(project);
+		} catch (error) {
+			return this.#turnOff(`checkpoints are off: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+
+	#turnOff(notice: string): undefined {
+		this.#off = true;
+		this.#notice(notice);
+		return undefined;
+	}
+
+	#noteSkipped(snapshot: Snapshot, repo: ShadowRepo): void {
+		for (const file of snapshot.skipped) {
+			if (this.#noted.has(file.path)) continue;
+			this.#noted.add(file.path);
+			this.#notice(skippedNotice(file, repo.maxFileBytes));
+		}
+	}
+
+	async #guard(work: () => Promise<void>): Promise<void> {
+		try {
+			await work();
+		} catch (error) {
+			this.#notice(`checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+}

@@ -1,0 +1,68 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "../../source/checkpoints/checkpoint-data.js";
+import { checkpointStoreDir } from "../../source/checkpoints/store-location.js";
+import { HOME_DIR_NOTICE, TurnCheckpoints } from "../../source/checkpoints/turn-checkpoints.js";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+/** A persisted session in `cwd` whose file is in the temp agent dir. */
+async function sessionIn(cwd: string): Promise<SessionManager> {
+	return SessionManager.create(cwd);
+}
+
+function checkpoints(session: SessionManager): CheckpointData[] {
+	return session
+		.getEntries()
+		.filter((e) => e.type === "custom" && (e as { customType: string }).customType === CHECKPOINT_CUSTOM_TYPE)
+		.map((e) => (e as { data: CheckpointData }).data);
+}
+
+describe("TurnCheckpoints", () => {
+	const temp = useTempAgentDir();
+
+	it("records a baseline, then a checkpoint only for turns that changed files", async () => {
+		const project = join(temp.root, "project");
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const notices: string[] = [];
+		const hooks = new TurnCheckpoints(session, (text) => notices.push(text));
+		await hooks.beforeTurn();
+		session.appendMessage({ role: "user", content: [{ type: "text", text: "write" }], timestamp: 1 });
+		writeFileSync(join(project, "a.txt"), "one\n");
+		await hooks.afterTurn();
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline", "turn"]);
+		expect(notices).toEqual([]);
+		await session.close();
+	});
+
+	it("is off with one line in the home directory, and when the store cannot be made", async () => {
+		const atHome = await SessionManager.create(homedir(), { sessionDir: join(temp.root, "s1") });
+		const homeNotices: string[] = [];
+		const home = new TurnCheckpoints(atHome, (text) => homeNotices.push(text));
+		await home.beforeTurn();
+		await home.afterTurn();
+		await home.beforeTurn();
+		expect(homeNotices).toEqual([HOME_DIR_NOTICE]);
+		expect(checkpoints(atHome)).toEqual([]);
+		await atHome.close();
+
+		const project = join(temp.root, "blocked");
+		mkdirSync(project);
+		// A file where the store's folder should be.
+		mkdirSync(join(checkpointStoreDir(project), ".."), { recursive: true });
+		writeFileSync(checkpointStoreDir(project), "not a folder");
+		const session = await sessionIn(project);
+		const notices: string[] = [];
+		const hooks = new TurnCheckpoints(session, (text) => notices.push(text));
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		expect(notices).toHaveLength(1);
+		expect(notices[0]).toMatch(/^checkpoints are off: /);
+		await session.close();
+	});
+});
