@@ -27,6 +27,11 @@ export class EntryTable {
 			else unknown.push(i);
 		}
 		for (const i of unknown) this.#parents[i] = this.position(slots[i]!.parentId!) ?? NO_POSITION;
+		// Skeletons remember it: caching them again (after a first open, an append) needs no id map.
+		for (let i = 0; i < slots.length; i++) {
+			const slot = slots[i]!;
+			if (isLazy(slot)) slot.parentAt = this.#parents[i]!;
+		}
 	}
 
 	/** Number of entries. */

@@ -58,12 +58,13 @@ export function isLazy(slot: object): slot is LazyEntry {
 /** Entry types that carry context state (thinking, models, rules, mode, labels): never left on disk. */
 const ALWAYS_RESIDENT = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
 
-/** Lines at most this long are kept in memory even in a big session: a skeleton would not be smaller. */
-export const RESIDENT_LINE_BYTES = 1024;
-
-/** True when an entry of a big session may leave its body on disk (otherwise it is pinned at load). */
-export function mayStayOnDisk(entry: StoredEntry, lineBytes: number): boolean {
-	return lineBytes > RESIDENT_LINE_BYTES && !ALWAYS_RESIDENT.has(entry.type);
+/**
+ * True when an entry of a big session may leave its body on disk (otherwise it is pinned at load).
+ * Short lines too: the skeleton is made either way, and half a million small bodies kept as parsed
+ * objects were most of a first open's memory (a short body costs one read when it is drawn).
+ */
+export function mayStayOnDisk(entry: StoredEntry): boolean {
+	return !ALWAYS_RESIDENT.has(entry.type);
 }
 
 function num(value: unknown): number {

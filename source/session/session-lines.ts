@@ -144,7 +144,7 @@ export class SessionLineParser {
 		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
 		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
 		this.#entries.push(
-			skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry, line.length)) : entry,
+			skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry)) : entry,
 		);
 	}
 

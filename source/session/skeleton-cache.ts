@@ -103,8 +103,17 @@ function interner(): { names: string[]; code: (name: string | undefined) => numb
 export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	const { entries } = skeleton;
 	const n = entries.length;
-	const index = new Map<string, number>();
-	for (let i = 0; i < n; i++) index.set(entries[i]!.id, i);
+	// Parent positions come from the entries when the session worked them out; else from an id map.
+	let index: Map<string, number> | undefined;
+	const parentOf = (entry: LazyEntry): number => {
+		if (entry.parentId === null) return -1;
+		if (entry.parentAt >= 0) return entry.parentAt;
+		if (!index) {
+			index = new Map();
+			for (let i = 0; i < n; i++) index.set(entries[i]!.id, i);
+		}
+		return index.get(entry.parentId) ?? -2;
+	};
 	const types = interner();
 	const roles = interner();
 	const models = interner();
@@ -134,7 +143,7 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	};
 	for (let i = 0; i < n; i++) {
 		const entry = entries[i]!;
-		const parent = entry.parentId === null ? -1 : (index.get(entry.parentId) ?? -2);
+		const parent = parentOf(entry);
 		encoded.parents[i] = parent;
 		if (parent === -2) encoded.danglingParents.push([i, entry.parentId!]);
 		encoded.types[i] = types.code(entry.type) - 1;
