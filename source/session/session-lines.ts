@@ -143,9 +143,7 @@ export class SessionLineParser {
 		if (!this.#acceptId(entry, line.number)) return;
 		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
 		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
-		this.#entries.push(
-			skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry)) : entry,
-		);
+		this.#entries.push(skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry)) : entry);
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {
