@@ -180,9 +180,9 @@ export class ChatController {
 			const resident = manager.residentOf(shape);
 			if (resident) {
 				const message = entryMessage(resident);
-				if (message) items.push(HistoryItem.of(shape.id, message));
+				if (message) items.push(new ResidentItem(shape, message));
 			} else if (TRANSCRIPT_TYPES.has(shape.type)) {
-				items.push(HistoryItem.onDisk(manager, shape));
+				items.push(new OnDiskItem(shape, manager));
 			}
 		}
 		return items;
@@ -347,45 +347,59 @@ function readEntryMessage(manager: SessionManager, shape: EntryShape): AgentMess
 
 /**
  * A history item whose message is read and made safe when first drawn: a 100,000-message session
- * opens without sanitising every message (or, in a big session, reading it from disk). A class, not
- * an object with a getter and a closure: half a million of them are made when a big session opens.
+ * opens without sanitising every message (or, in a big session, reading it from disk). Small
+ * classes with their kind and id on the prototype: half a million are made when a big session opens.
  */
-class HistoryItem {
-	readonly kind = "message";
-	readonly id: string;
-	#raw: AgentMessage | undefined;
-	/** The session to read the entry from when the message is not in memory. */
-	#manager: SessionManager | undefined;
-	#shape: EntryShape | undefined;
+abstract class HistoryItem {
+	readonly #shape: EntryShape;
 	#safe: AgentMessage | undefined;
 
-	private constructor(id: string) {
-		this.id = id;
+	constructor(shape: EntryShape) {
+		this.#shape = shape;
 	}
 
-	/** An item for a message already in memory. */
-	static of(id: string, message: AgentMessage): HistoryItem {
-		const item = new HistoryItem(id);
-		item.#raw = message;
-		return item;
+	get kind(): "message" {
+		return "message";
 	}
 
-	/** An item for an entry whose body is read from disk when drawn. */
-	static onDisk(manager: SessionManager, shape: EntryShape): HistoryItem {
-		const item = new HistoryItem(shape.id);
-		item.#manager = manager;
-		item.#shape = shape;
-		return item;
+	/** The entry's id (unique in a session, never "i…" like the other items). */
+	get id(): string {
+		return this.#shape.id;
 	}
 
 	get message(): AgentMessage {
-		if (this.#safe === undefined) {
-			this.#safe = safeDeep(this.#raw ?? readEntryMessage(this.#manager!, this.#shape!));
-			this.#raw = undefined;
-			this.#manager = undefined;
-			this.#shape = undefined;
-		}
+		this.#safe ??= safeDeep(this.read(this.#shape));
 		return this.#safe;
+	}
+
+	protected abstract read(shape: EntryShape): AgentMessage;
+}
+
+/** An item whose message was in memory when the transcript was built. */
+class ResidentItem extends HistoryItem {
+	readonly #message: AgentMessage;
+
+	constructor(shape: EntryShape, message: AgentMessage) {
+		super(shape);
+		this.#message = message;
+	}
+
+	protected read(): AgentMessage {
+		return this.#message;
+	}
+}
+
+/** An item whose entry is read from the session's file when drawn. */
+class OnDiskItem extends HistoryItem {
+	readonly #manager: SessionManager;
+
+	constructor(shape: EntryShape, manager: SessionManager) {
+		super(shape);
+		this.#manager = manager;
+	}
+
+	protected read(shape: EntryShape): AgentMessage {
+		return readEntryMessage(this.#manager, shape);
 	}
 }
 

@@ -1,5 +1,5 @@
 import { passesFilter, type TreeFilter, type TreeRowKind } from "../../source/session/entry-summary.js";
-import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
+import { type SummaryTreeNode, summaryPath } from "../../source/session/summary-tree.js";
 
 export type { TreeFilter, TreeRowKind } from "../../source/session/entry-summary.js";
 export { nextFilter, TREE_FILTERS } from "../../source/session/entry-summary.js";
@@ -84,6 +84,12 @@ export function activePath(roots: readonly SummaryTreeNode[], leafId: string | n
 	if (leafId === null) return [];
 	const cached = pathCache.get(roots);
 	if (cached?.leafId === leafId) return cached.path;
+	// A session's tree knows its paths; a tree made any other way is searched.
+	const known = summaryPath(roots, leafId);
+	if (known) {
+		pathCache.set(roots, { leafId, path: known });
+		return known;
+	}
 	const path: SummaryTreeNode[] = [];
 	const next: number[] = [];
 	search: for (const root of roots) {

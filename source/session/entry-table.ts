@@ -74,7 +74,11 @@ export class EntryTable {
 	 * a damaged file stops the walk at the first entry seen twice instead of looping forever.
 	 */
 	path(position: number): EntrySlot[] {
-		const path: EntrySlot[] = [];
+		return this.pathPositions(position).map((at) => this.slots[at]!);
+	}
+
+	/** `path` as positions, root first. */
+	pathPositions(position: number): number[] {
 		const positions: number[] = [];
 		let current = position;
 		// A path can be no longer than the number of entries; a longer walk means a parent cycle.
@@ -82,16 +86,14 @@ export class EntryTable {
 			positions.push(current);
 			current = this.#parents[current]!;
 		}
-		if (current !== NO_POSITION) {
-			const seen = new Set<number>();
-			for (const at of positions) {
-				if (seen.has(at)) break;
-				seen.add(at);
-				path.push(this.slots[at]!);
-			}
-			return path.reverse();
+		if (current === NO_POSITION) return positions.reverse();
+		const seen = new Set<number>();
+		const kept: number[] = [];
+		for (const at of positions) {
+			if (seen.has(at)) break;
+			seen.add(at);
+			kept.push(at);
 		}
-		for (let i = positions.length - 1; i >= 0; i--) path.push(this.slots[positions[i]!]!);
-		return path;
+		return kept.reverse();
 	}
 }

@@ -336,7 +336,9 @@ export abstract class SessionEntries {
 		// nodes are not rebuilt per frame. Held weakly, so a closed `/tree` leaves nothing behind.
 		const cached = this.#summaryTree?.edition === this.#edition ? this.#summaryTree.roots.deref() : undefined;
 		if (cached) return cached;
-		const roots = buildSummaryTree(this.#table, this.#labels, (slot) => this.#body(slot));
+		// The leaf's path is found from its known position: `/tree` opens without building the id index.
+		const positionOf = (id: string) => (id === this.#leafId ? this.#leafAt : this.#table.position(id));
+		const roots = buildSummaryTree(this.#table, this.#labels, (slot) => this.#body(slot), positionOf);
 		this.#summaryTree = { edition: this.#edition, roots: new WeakRef(roots) };
 		return roots;
 	}

@@ -55,6 +55,19 @@ class SummaryNode implements SummaryTreeNode {
 	}
 }
 
+/** How a tree built by `buildSummaryTree` finds an entry's position (undefined: not in it). */
+export type PositionOf = (id: string) => number | undefined;
+
+const pathFinders = new WeakMap<readonly SummaryTreeNode[], (id: string) => SummaryTreeNode[] | undefined>();
+
+/**
+ * The nodes root → `id` of a tree `buildSummaryTree` made, walked over parent positions; undefined
+ * for a tree it did not make (a caller then searches the tree) or an id not in it.
+ */
+export function summaryPath(roots: readonly SummaryTreeNode[], id: string): SummaryTreeNode[] | undefined {
+	return pathFinders.get(roots)?.(id);
+}
+
 /**
  * Builds the summary tree over the table's parent positions (no id map: half a million entries are
  * linked in one pass). Entries whose parent is missing become roots; children keep insertion order.
@@ -63,6 +76,7 @@ export function buildSummaryTree(
 	table: EntryTable,
 	labels: ReadonlyMap<string, string>,
 	read: (slot: EntrySlot) => StoredEntry,
+	positionOf: PositionOf = (id) => table.position(id),
 ): SummaryTreeNode[] {
 	const { slots } = table;
 	const nodes: SummaryNode[] = new Array(slots.length);
@@ -78,5 +92,11 @@ export function buildSummaryTree(
 		if (parent !== NO_POSITION && parent !== i) nodes[parent]!.children.push(nodes[i]!);
 		else roots.push(nodes[i]!);
 	}
+	pathFinders.set(roots, (id) => {
+		const at = positionOf(id);
+		if (at === undefined) return undefined;
+		const path = table.pathPositions(at);
+		return path.map((position) => nodes[position]!);
+	});
 	return roots;
 }

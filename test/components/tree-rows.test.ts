@@ -1,6 +1,6 @@
 import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { flattenTree, initialRowIndex, type TreeRow } from "../../components/tree-view/tree-rows.js";
+import { activePath, flattenTree, initialRowIndex, type TreeRow } from "../../components/tree-view/tree-rows.js";
 import { nextFilter, summarizeEntry, TREE_FILTERS } from "../../source/session/entry-summary.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
@@ -34,6 +34,21 @@ function branchedSession() {
 	ids.a3 = sm.appendMessage(assistantMessage("second answer"));
 	return { sm, ids };
 }
+
+describe("the active path of a session's tree", () => {
+	it("is walked over parent positions, the same path a search of the tree finds, for every entry", () => {
+		const { sm, ids } = branchedSession();
+		const roots = sm.getSummaryTree();
+		for (const id of Object.values(ids)) {
+			const walked = activePath(roots, id).map((node) => node.id);
+			// A copy of the roots is not the session's tree: its path is found by searching.
+			const searched = activePath([...roots], id).map((node) => node.id);
+			expect(walked).toEqual(searched);
+			expect(walked.at(-1)).toBe(id);
+		}
+		expect(activePath(roots, "not-an-entry")).toEqual([]);
+	});
+});
 
 describe("flattenTree connectors", () => {
 	it("runs the active path down column 0 with side branches hanging off it, like git log --graph", () => {
