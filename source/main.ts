@@ -181,6 +181,10 @@ async function main(): Promise<number> {
 		return 2;
 	}
 	const [command, ...args] = cli.input;
+	// `xcsh … | head` closes the pipe early: what is left to print is dropped, the work (and its session) finishes.
+	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE") throw error;
+	});
 	const io = {
 		stdout: (text: string) => process.stdout.write(text),
 		stderr: (text: string) => process.stderr.write(text),
