@@ -77,7 +77,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					height={rows - 1}
 					width={columns}
 					isActive
-					onCancel={leave}
+					onCancel={() => app.leavePicker()}
 					onToggleScope={() => selector.toggleScope()}
 					onDelete={(path) => void selector.deleteSession(path)}
 					onRename={(path, name) => void selector.renameSession(path, name)}

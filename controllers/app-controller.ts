@@ -281,12 +281,18 @@ export class AppController {
 			this.redraw();
 			chat.notice("info", success);
 		} else if (outcome === "cancelled") chat.notice("warning", RESUME_CANCELLED_NOTICE);
+		else if (outcome === "stopped") chat.notice("info", selector.getSnapshot().notice ?? "Stopped reading the session");
 		else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
 	}
 
 	#showLocked(path: string): void {
 		const message = this.#o.selector.getSnapshot().error ?? "This session is open in another xcsh";
 		this.#show({ kind: "locked", path, message });
+	}
+
+	/** Escape on a picker: stops the session it is reading, else back to the chat. */
+	leavePicker(): void {
+		if (!this.#o.selector.stopReading()) this.showChat();
 	}
 
 	/** A session picked in the picker; one open elsewhere leads to the locked-session choice. */
@@ -357,7 +363,8 @@ export class AppController {
 		if (outcome.kind === "tree") return this.#showTree(outcome.entryId);
 		this.showChat();
 		if (outcome.kind === "moved" && outcome.editorText !== undefined) this.#setEditorText(outcome.editorText);
-		if (outcome.kind === "cancelled" || outcome.kind === "failed") this.#reportResume(outcome.kind, "");
+		if (outcome.kind === "cancelled" || outcome.kind === "failed" || outcome.kind === "stopped")
+			this.#reportResume(outcome.kind, "");
 	}
 
 	// ── the tree ────────────────────────────────────────────────────────────

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { liveSharesOf, liveSharesWarning } from "../source/export/share-registry.js";
 import {
 	describeChanges,
@@ -10,7 +10,7 @@ import {
 import { listAllSessions, listProjectSessions } from "../source/index/session-listing.js";
 import { log } from "../source/logger.js";
 import { describeProgress } from "../source/render/byte-progress.js";
-import type { ReadProgress } from "../source/session/session-loader.js";
+import { ReadCancelledError, type ReadProgress } from "../source/session/session-loader.js";
 import { SessionLockedError } from "../source/session/session-lock.js";
 import { SessionManager } from "../source/session/session-manager.js";
 import { getDefaultSessionDir } from "../source/session/session-paths.js";
@@ -21,7 +21,7 @@ import type { SessionInfo } from "../source/session/types.js";
 export type SelectorScope = "project" | "all";
 
 /** What `resumeSession` did; "cancelled" means an extension vetoed the switch. */
-export type ResumeOutcome = "resumed" | "cancelled" | "failed" | "locked";
+export type ResumeOutcome = "resumed" | "cancelled" | "failed" | "locked" | "stopped";
 
 /** The picker's state; a new frozen object on every change (for `useSyncExternalStore`). */
 export interface SelectorSnapshot {
@@ -78,6 +78,8 @@ export class SelectorController {
 	#generation = 0;
 	#warnedDelete: string | undefined;
 	readonly #renameImpl: RenameFn | undefined;
+	/** The session `resumeSession` is reading, which Escape can stop. */
+	#reading: { controller: AbortController; path: string } | undefined;
 
 	/** `renameImpl` stands in for `fs.rename` when trashing (tests simulate another device). */
 	constructor(options: SelectorControllerOptions, renameImpl?: RenameFn) {
@@ -213,24 +215,41 @@ export class SelectorController {
 	async resumeSession(path: string, options: { readOnly?: boolean } = {}): Promise<ResumeOutcome> {
 		this.#set({}, ["notice", "error"]);
 		let shownAt = 0;
+		const reading = new AbortController();
+		this.#reading = { controller: reading, path };
 		// A big session read for the first time says how far it got (a warm or small one never shows it).
 		const onProgress = (read: number, total: number): void => {
 			const now = Date.now();
 			if (read >= total || now - shownAt < 100) return;
 			shownAt = now;
-			this.#set({ notice: `Reading session… ${describeProgress(read, total)}` });
+			this.#set({ notice: `Reading session… ${describeProgress(read, total)} · Esc cancels` });
 		};
 		try {
-			const switched = await this.#options.switchSession(path, { ...options, progress: { onProgress } });
+			const progress = { onProgress, signal: reading.signal };
+			const switched = await this.#options.switchSession(path, { ...options, progress });
 			if (shownAt > 0) this.#set({}, ["notice"]);
 			if (switched) return "resumed";
 			this.#set({ notice: RESUME_CANCELLED_NOTICE });
 			return "cancelled";
 		} catch (error) {
+			if (error instanceof ReadCancelledError) {
+				this.#set({ notice: error.message }, ["error"]);
+				return "stopped";
+			}
 			this.#set({ error: messageOf(error) });
 			// Another xcsh has it: the UI offers fork / read-only / cancel.
 			return error instanceof SessionLockedError ? "locked" : "failed";
+		} finally {
+			this.#reading = undefined;
 		}
+	}
+
+	/** Stops a session being read for `resumeSession` (Escape); false when none is being read. */
+	stopReading(): boolean {
+		const reading = this.#reading;
+		if (!reading) return false;
+		reading.controller.abort(new ReadCancelledError(basename(reading.path)));
+		return true;
 	}
 
 	/** Resumes a copy of a session another xcsh has open: forked into this project, then switched to. */

@@ -1,15 +1,7 @@
 import { describeProgress } from "../render/byte-progress.js";
-import type { ReadProgress } from "../session/session-loader.js";
+import { ReadCancelledError, type ReadProgress } from "../session/session-loader.js";
 
-export { describeProgress };
-
-/** Reading was stopped by the person (Escape or Ctrl+C): nothing was opened or changed. */
-export class ReadCancelledError extends Error {
-	constructor(what: string) {
-		super(`Stopped reading ${what}: nothing was opened or changed`);
-		this.name = "ReadCancelledError";
-	}
-}
+export { describeProgress, ReadCancelledError };
 
 /** Where the progress line goes and where Escape comes from. */
 export interface ProgressTerminal {

@@ -24,6 +24,14 @@ export type SessionFileRead =
 
 export { isSessionHeader, MESSAGE_WITHOUT_MESSAGE };
 
+/** Reading was stopped by the person (Escape or Ctrl+C): nothing was opened or changed. */
+export class ReadCancelledError extends Error {
+	constructor(what: string) {
+		super(`Stopped reading ${what}: nothing was opened or changed`);
+		this.name = "ReadCancelledError";
+	}
+}
+
 /** How a streaming read reports and stops. */
 export interface ReadProgress {
 	signal?: AbortSignal;

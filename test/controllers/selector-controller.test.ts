@@ -298,7 +298,32 @@ describe("SelectorController", () => {
 			},
 		});
 		await expect(controller.resumeSession(target)).resolves.toBe("resumed");
-		expect(notices).toEqual(["Reading session… 40 of 100 MB"]);
+		expect(notices).toEqual(["Reading session… 40 of 100 MB · Esc cancels"]);
 		expect(controller.getSnapshot().notice).toBeUndefined();
+	});
+
+	it("stops reading a big session on request (Escape), and says nothing was opened", async () => {
+		const target = await makeSession(projectA, "a big one");
+		let reading: (() => void) | undefined;
+		const controller = controllerFor(projectA, {
+			// Like the loader: it reads until its signal is aborted, then throws the reason.
+			switchSession: (_path, options) =>
+				new Promise<boolean>((_resolve, reject) => {
+					const signal = options?.progress?.signal;
+					signal?.addEventListener("abort", () => reject(signal.reason));
+					reading?.();
+				}),
+		});
+		expect(controller.stopReading()).toBe(false);
+		const started = new Promise<void>((resolve) => {
+			reading = resolve;
+		});
+		const outcome = controller.resumeSession(target);
+		await started;
+		expect(controller.stopReading()).toBe(true);
+		await expect(outcome).resolves.toBe("stopped");
+		expect(controller.getSnapshot().notice).toBe(`Stopped reading ${basename(target)}: nothing was opened or changed`);
+		expect(controller.getSnapshot().error).toBeUndefined();
+		expect(controller.stopReading()).toBe(false);
 	});
 });

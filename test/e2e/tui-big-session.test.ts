@@ -39,6 +39,33 @@ describe("a big session from the terminal", () => {
 		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
 	});
 
+	it("resumed from /resume, it shows how much was read, and Escape stops it with the chat as it was", {
+		timeout: 120_000,
+	}, async () => {
+		const dir = getDefaultSessionDir(temp.project);
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const name = sessionFileName("2026-11-01T00:00:00.000Z", "0195big000000002");
+		const file = join(dir, name);
+		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const before = statSync(file);
+		const t = temp.open();
+		await t.waitFor((s) => s.includes("offline model · ") && s.includes("Ask anything"));
+		await t.type("/resume");
+		t.write("\r");
+		await t.waitFor((s) => s.includes("Resume session") && s.includes("msg"), 30_000);
+		t.write("\r");
+		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		t.write(KEYS.escape);
+		const stopped = `Stopped reading ${name}: nothing was opened or changed`;
+		// Back on the chat, which says so.
+		const chat = await t.waitFor((s) => s.includes(stopped) && s.includes("Ask anything"), 30_000);
+		expect(chat).not.toContain("Resume session");
+		expect(chat).not.toContain(BIG_SESSION_LAST_ANSWER);
+		const after = statSync(file);
+		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+		await t.stop();
+	});
+
 	it("opens with its last answer on screen, and /tree lists it", { timeout: 120_000 }, async () => {
 		const file = join(temp.root, "big.jsonl");
 		writeBigSession(file, 100, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
