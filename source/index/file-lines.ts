@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { lineBatches } from "../session/line-scan.js";
 
 /** Counts what the index reads from session files (tests prove refreshes read only appended bytes). */
 export interface ReadStats {
@@ -8,12 +9,10 @@ export interface ReadStats {
 
 /** A complete line and the byte offset just past its newline. */
 export interface FileLine {
-	line: string;
+	/** null: too long to decode (over `MAX_LINE_BYTES`). */
+	line: string | null;
 	next: number;
 }
-
-const CHUNK_BYTES = 4 << 20;
-const NEWLINE = 0x0a;
 
 /** Exactly `length` bytes at `position` (fewer if the file is shorter). */
 export async function readBytes(path: string, position: number, length: number, stats: ReadStats): Promise<Buffer> {
@@ -29,8 +28,9 @@ export async function readBytes(path: string, position: number, length: number, 
 }
 
 /**
- * The newline-terminated lines of `[start, end)`, read in chunks so a session of hundreds of MB is
- * never held whole. A last line without its newline may still be being written: it is not yielded.
+ * The newline-terminated lines of `[start, end)`, read in chunks by the session loader's line
+ * reader (`lineBatches`), so a session of gigabytes is never held whole and a line too long to
+ * decode comes as null. A last line without its newline may still be being written: it is not yielded.
  */
 export async function* completeLines(
 	path: string,
@@ -41,26 +41,18 @@ export async function* completeLines(
 	const handle = await open(path, "r");
 	stats.filesRead++;
 	try {
-		let position = start;
-		let carry = Buffer.alloc(0);
-		let carryStart = start;
-		while (position < end) {
-			const want = Math.min(CHUNK_BYTES, end - position);
-			const chunk = Buffer.allocUnsafe(want);
-			const { bytesRead } = await handle.read(chunk, 0, want, position);
-			if (bytesRead === 0) break;
+		const readAt = async (position: number, length: number): Promise<Buffer> => {
+			const chunk = Buffer.allocUnsafe(length);
+			const { bytesRead } = await handle.read(chunk, 0, length, position);
 			stats.bytesRead += bytesRead;
-			position += bytesRead;
-			const data =
-				carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-			let from = 0;
-			// Splitting on the 0x0a byte is safe in UTF-8: it never occurs inside a multi-byte character.
-			for (let nl = data.indexOf(NEWLINE, from); nl >= 0; nl = data.indexOf(NEWLINE, from)) {
-				yield { line: data.toString("utf8", from, nl), next: carryStart + nl + 1 };
-				from = nl + 1;
+			return chunk.subarray(0, bytesRead);
+		};
+		// A blank line before the header counts: the index keeps it (and a BOM) in the header line.
+		for await (const batch of lineBatches(readAt, end, { from: start, keepBom: true })) {
+			for (const line of batch) {
+				if (line.unterminated) return;
+				yield { line: line.text, next: line.offset + line.length + 1 };
 			}
-			carryStart += from;
-			carry = Buffer.from(data.subarray(from));
 		}
 	} finally {
 		await handle.close();

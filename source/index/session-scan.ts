@@ -190,6 +190,12 @@ async function readFrom(
 	for await (const { line, next } of completeLines(path, lineStart, stat.size, stats)) {
 		const start = lineStart;
 		lineStart = next;
+		// A line too long to decode is no header, and no entry to index.
+		if (line === null) {
+			if (row === undefined) return { kind: "notSession" };
+			row.indexed_bytes = next;
+			continue;
+		}
 		if (row === undefined) {
 			if (line.trim().length === 0) {
 				beforeHeader += `${line}\n`;

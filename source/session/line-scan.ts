@@ -19,6 +19,8 @@ export interface ScannedLine {
 	length: number;
 	/** null: longer than `maxLineBytes`; the bytes were skipped, never buffered. */
 	text: string | null;
+	/** The file's last line, with no newline after it (it may still be being written). */
+	unterminated?: true;
 }
 
 /** How the scan ended. */
@@ -45,6 +47,8 @@ export interface LineScanOptions {
 	signal?: AbortSignal;
 	/** Called after each chunk with the bytes read so far and the total. */
 	onProgress?: (bytesRead: number, total: number) => void;
+	/** A leading byte-order mark stays part of line 1 (the session index keeps the header's bytes as they are). */
+	keepBom?: boolean;
 }
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
@@ -62,6 +66,23 @@ export async function scanLines(
 	onLine: (line: ScannedLine) => void,
 	options: LineScanOptions = {},
 ): Promise<LineScanEnd> {
+	const batches = lineBatches(readAt, size, options);
+	for (;;) {
+		const next = await batches.next();
+		if (next.done) return next.value;
+		for (const line of next.value) onLine(line);
+	}
+}
+
+/**
+ * The lines of the first `size` bytes, a chunk's worth at a time (one await per chunk, not per
+ * line); returns how the scan ended. What `scanLines` and the session index read with.
+ */
+export async function* lineBatches(
+	readAt: ReadAt,
+	size: number,
+	options: LineScanOptions = {},
+): AsyncGenerator<ScannedLine[], LineScanEnd, undefined> {
 	const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
 	let position = options.from ?? 0;
@@ -71,20 +92,23 @@ export async function scanLines(
 	let pendingBytes = 0;
 	let lineStart = position;
 	let skipping = false;
-	let bomChecked = position > 0;
+	let bomChecked = position > 0 || options.keepBom === true;
+	let batch: ScannedLine[] = [];
 
-	const emit = (last: Buffer | undefined, end: number): void => {
+	const emit = (last: Buffer | undefined, end: number): ScannedLine => {
 		const length = end - lineStart;
 		let text: string | null = null;
 		if (!skipping && length <= maxLine) {
 			const bytes = pieces.length === 0 ? last! : Buffer.concat(last ? [...pieces, last] : pieces);
 			text = bytes.toString("utf8");
 		}
-		onLine({ number, offset: lineStart, length, text });
+		const line: ScannedLine = { number, offset: lineStart, length, text };
+		batch.push(line);
 		number++;
 		pieces = [];
 		pendingBytes = 0;
 		skipping = false;
+		return line;
 	};
 
 	while (position < size) {
@@ -118,8 +142,13 @@ export async function scanLines(
 		}
 		position += chunk.length;
 		options.onProgress?.(position, size);
+		if (batch.length > 0) {
+			yield batch;
+			batch = [];
+		}
 	}
 	const missingFinalNewline = position > lineStart;
-	if (missingFinalNewline) emit(pieces.length === 0 ? Buffer.alloc(0) : undefined, position);
+	if (missingFinalNewline) emit(pieces.length === 0 ? Buffer.alloc(0) : undefined, position).unterminated = true;
+	if (batch.length > 0) yield batch;
 	return { missingFinalNewline, endOffset: position, nextLineNumber: number };
 }

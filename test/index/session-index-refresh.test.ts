@@ -42,6 +42,22 @@ describe("SessionIndex.refresh", () => {
 		expect(idx.list("/nowhere")).toEqual([]);
 	});
 
+	it("indexes a session with a line too long to decode (over 512 MB): the line is skipped, the rest found", {
+		timeout: 120_000,
+	}, async () => {
+		const { alpha } = await twoProjects();
+		// One line longer than V8's longest string, then an entry that must still be indexed.
+		const line = Buffer.alloc(64 << 20, "x");
+		for (let i = 0; i < 9; i++) appendFileSync(alpha, line);
+		appendFileSync(alpha, "\n");
+		await appendToSession(alpha, [userMessage("after the giant line comes the zebra")]);
+		const idx = open();
+		expect(await idx.refresh()).toEqual({ added: 2, updated: 0, removed: 0, unchanged: 0 });
+		const [row] = idx.list("/work/alpha");
+		expect(row?.messageCount).toBe(3);
+		expect(idx.search("zebra").map((hit) => hit.sessionPath)).toEqual([alpha]);
+	});
+
 	it("reads nothing when no file changed", async () => {
 		await twoProjects();
 		const idx = open();

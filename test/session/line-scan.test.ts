@@ -42,9 +42,17 @@ describe("scanLines", () => {
 		const { lines, end } = await scan("\uFEFFhead\ntorn", { chunkBytes: 4 });
 		expect(lines).toEqual([
 			{ number: 1, offset: 3, length: 4, text: "head" },
-			{ number: 2, offset: 8, length: 4, text: "torn" },
+			{ number: 2, offset: 8, length: 4, text: "torn", unterminated: true },
 		]);
 		expect(end.missingFinalNewline).toBe(true);
+	});
+
+	it("keeps a byte order mark in line 1 when asked (the session index keeps the header's bytes)", async () => {
+		const { lines } = await scan("\uFEFFhead\nnext\n", { chunkBytes: 4, keepBom: true });
+		expect(lines).toEqual([
+			{ number: 1, offset: 0, length: 7, text: "\uFEFFhead" },
+			{ number: 2, offset: 8, length: 4, text: "next" },
+		]);
 	});
 
 	it("skips a line longer than the limit without holding its bytes, and reads the lines after it", async () => {
