@@ -1,11 +1,10 @@
-import { resolve } from "node:path";
 import { GIT_MISSING_NOTICE, gitAvailable } from "../checkpoints/git-process.js";
 import { openProjectStore } from "../checkpoints/project-store.js";
 import type { ShadowRepo } from "../checkpoints/shadow-repo.js";
 import { safeLine } from "../render/safe-text.js";
 import type { EntryShape } from "../session/session-entries.js";
 import type { CliIo } from "./cli-io.js";
-import { lookupSession } from "./session-lookup.js";
+import { sessionFileOf } from "./session-lookup.js";
 
 /** Exit codes of the checkpoint commands. */
 export const EXIT = { done: 0, refused: 1, badInput: 2 } as const;
@@ -16,21 +15,7 @@ export async function sessionPathOf(value: string | undefined, usage: string, io
 		io.stderr(`${usage}\n`);
 		return undefined;
 	}
-	const lookup = await lookupSession(value, io.cwd);
-	switch (lookup.kind) {
-		case "path":
-			return resolve(io.cwd, lookup.path);
-		case "found":
-			return lookup.session.path;
-		case "ambiguous":
-			io.stderr(
-				`Session id ${safeLine(value)} is ambiguous: ${safeLine(lookup.matches.map((m) => m.id).join(", "))}\n`,
-			);
-			return undefined;
-		case "none":
-			io.stderr(`No session found for ${safeLine(value)}\n`);
-			return undefined;
-	}
+	return sessionFileOf(value, io);
 }
 
 /** An entry id or a unique prefix of one; says why on stderr when it names none or several. */

@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import { listAllSessions, listProjectSessions } from "../index/session-listing.js";
+import { safeLine } from "../render/safe-text.js";
 import type { SessionInfo } from "../session/types.js";
 
 /** What a `--resume`-style value resolved to. */
@@ -32,4 +34,27 @@ export async function lookupSession(value: string, cwd: string, sessionDir?: str
 	if (global.length === 1) return { kind: "found", session: global[0]!, scope: "global" };
 	if (global.length > 1) return { kind: "ambiguous", matches: global };
 	return { kind: "none" };
+}
+
+/** The session file a `<session-file|id>` argument names, or undefined after saying why on stderr. */
+export async function sessionFileOf(
+	value: string,
+	io: { cwd: string; stderr: (text: string) => void },
+	sessionDir?: string,
+): Promise<string | undefined> {
+	const lookup = await lookupSession(value, io.cwd, sessionDir);
+	switch (lookup.kind) {
+		case "path":
+			return resolve(io.cwd, lookup.path);
+		case "found":
+			return lookup.session.path;
+		case "ambiguous":
+			io.stderr(
+				`Session id ${safeLine(value)} is ambiguous: ${safeLine(lookup.matches.map((m) => m.id).join(", "))}\n`,
+			);
+			return undefined;
+		case "none":
+			io.stderr(`No session found for ${safeLine(value)}\n`);
+			return undefined;
+	}
 }

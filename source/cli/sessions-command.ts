@@ -11,7 +11,7 @@ import type { CliIo } from "./cli-io.js";
 import { formatTable } from "./format.js";
 import { refreshIndexWithProgress } from "./index-progress.js";
 import { withReadProgress } from "./read-progress.js";
-import { lookupSession } from "./session-lookup.js";
+import { sessionFileOf } from "./session-lookup.js";
 
 /** Flags the session commands understand. */
 export interface SessionsFlags {
@@ -75,21 +75,7 @@ function describeCounts(counts: Record<string, number>): string {
 }
 
 async function resolveTarget(value: string, flags: SessionsFlags, io: CliIo): Promise<string | undefined> {
-	const lookup = await lookupSession(value, io.cwd, flags.sessionDir && resolve(flags.sessionDir));
-	switch (lookup.kind) {
-		case "path":
-			return resolve(io.cwd, lookup.path);
-		case "found":
-			return lookup.session.path;
-		case "ambiguous":
-			io.stderr(
-				`Session id ${safeLine(value)} is ambiguous: ${safeLine(lookup.matches.map((m) => m.id).join(", "))}\n`,
-			);
-			return undefined;
-		case "none":
-			io.stderr(`No session found for ${safeLine(value)}\n`);
-			return undefined;
-	}
+	return sessionFileOf(value, io, flags.sessionDir && resolve(flags.sessionDir));
 }
 
 function describeFormat(version: number | null, headerProblem: string | undefined): string {
