@@ -1,5 +1,6 @@
 import { GIT_MISSING_NOTICE, gitAvailable } from "../checkpoints/git-process.js";
 import { openProjectStore } from "../checkpoints/project-store.js";
+import { RestoreError } from "../checkpoints/restore.js";
 import type { ShadowRepo } from "../checkpoints/shadow-repo.js";
 import { safeLine } from "../render/safe-text.js";
 import type { EntryShape } from "../session/session-entries.js";
@@ -39,4 +40,11 @@ export async function storeFor(projectDir: string, io: CliIo): Promise<ShadowRep
 		return undefined;
 	}
 	return openProjectStore(projectDir);
+}
+
+/** A restore that cannot be done (no such entry, no checkpoint, nothing to undo) as one line and exit 2; anything else is rethrown. */
+export function badInputOf(error: unknown, io: CliIo): number {
+	if (!(error instanceof RestoreError)) throw error;
+	io.stderr(`${safeLine(error.message)}\n`);
+	return EXIT.badInput;
 }

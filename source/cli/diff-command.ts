@@ -1,10 +1,10 @@
 import { colourDiff } from "../checkpoints/diff-colour.js";
-import { codeStateOf, RestoreError } from "../checkpoints/restore.js";
+import { codeStateOf } from "../checkpoints/restore.js";
 import { colourEnabled } from "../render/colour.js";
 import { safeLine, safeText } from "../render/safe-text.js";
 import { SessionSnapshot } from "../session/session-snapshot.js";
 import { FileSessionStorage } from "../session/session-storage.js";
-import { EXIT, entryIdOf, sessionPathOf, storeFor } from "./checkpoint-target.js";
+import { badInputOf, EXIT, entryIdOf, sessionPathOf, storeFor } from "./checkpoint-target.js";
 import type { CliIo } from "./cli-io.js";
 
 /** Printed (exit 2) when the arguments do not make a diff. */
@@ -60,9 +60,7 @@ export async function runDiffCommand(args: readonly string[], io: CliIo): Promis
 		io.stdout(wantsColour() ? colourDiff(text) : text);
 		return EXIT.done;
 	} catch (error) {
-		if (!(error instanceof RestoreError)) throw error;
-		io.stderr(`${safeLine(error.message)}\n`);
-		return EXIT.badInput;
+		return badInputOf(error, io);
 	} finally {
 		tree.close();
 	}

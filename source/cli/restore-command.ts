@@ -2,7 +2,6 @@ import type { RestoreMode } from "../checkpoints/checkpoint-data.js";
 import {
 	applyRestore,
 	planRestore,
-	RestoreError,
 	type RestoreOutcome,
 	type RestorePlan,
 	type RestoreRequest,
@@ -10,7 +9,7 @@ import {
 import { safeJson, safeLine } from "../render/safe-text.js";
 import { SessionLockedError } from "../session/session-lock.js";
 import { SessionManager } from "../session/session-manager.js";
-import { EXIT, entryIdOf, sessionPathOf, storeFor } from "./checkpoint-target.js";
+import { badInputOf, EXIT, entryIdOf, sessionPathOf, storeFor } from "./checkpoint-target.js";
 import type { CliIo } from "./cli-io.js";
 
 /** Printed (exit 2) when the arguments do not make a restore. */
@@ -139,9 +138,7 @@ export async function runRestoreCommand(args: readonly string[], flags: RestoreF
 		io.stdout(flags.json ? `${jsonOf(plan, risky, outcome)}\n` : describeOutcome(outcome, sessionArg!));
 		return EXIT.done;
 	} catch (error) {
-		if (!(error instanceof RestoreError)) throw error;
-		io.stderr(`${safeLine(error.message)}\n`);
-		return EXIT.badInput;
+		return badInputOf(error, io);
 	} finally {
 		await session.close();
 	}
