@@ -9,7 +9,7 @@ import {
 	SkipError,
 } from "./import-plan.js";
 import { assistantOf, toolResultOf, userOf, withModelChanges } from "./message-build.js";
-import { isoTime, isRecord, parseSourceLines, type SourceLine, str } from "./source-lines.js";
+import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
 
 /*
  * Claude Code (`~/.claude/projects/<encoded cwd>/<session>.jsonl`): one record per line, a tree by
