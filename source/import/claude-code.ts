@@ -106,6 +106,21 @@ class ClaudeTree {
 		return this.#known.has(uuid) || this.#redirect.has(uuid);
 	}
 
+	/** Results of parallel calls each point at their call's line: they chain one after another instead. */
+	readonly #resultTip = new Map<string, string>();
+
+	/** The item a tool result line goes under, and the assistant item its call belongs to. */
+	resolveResult(parentUuid: unknown): { parent: string | null; call: string | undefined } {
+		if (typeof parentUuid !== "string") return { parent: this.resolve(parentUuid), call: undefined };
+		const call = this.#redirect.get(parentUuid) ?? parentUuid;
+		const after = this.#resultTip.get(call);
+		return { parent: this.resolve(after ?? parentUuid), call };
+	}
+
+	resultsAdded(call: string | undefined, last: string): void {
+		if (call !== undefined) this.#resultTip.set(call, last);
+	}
+
 	resolve(parentUuid: unknown): string | null {
 		if (typeof parentUuid !== "string") return null;
 		let key = this.#redirect.get(parentUuid) ?? parentUuid;
@@ -153,8 +168,9 @@ class ClaudeTree {
 function userItems(tree: ClaudeTree, record: Record<string, unknown>, uuid: string, time: string, side: boolean): void {
 	const message = isRecord(record.message) ? record.message : {};
 	const blocks = blocksOf(message.content);
-	let parent = tree.resolve(record.parentUuid);
 	const results = blocks.filter((b) => b.type === "tool_result");
+	const resolved = results.length > 0 ? tree.resolveResult(record.parentUuid) : undefined;
+	let parent = resolved ? resolved.parent : tree.resolve(record.parentUuid);
 	const rest = userBlocksOf(blocks.filter((b) => b.type !== "tool_result"));
 	let index = 0;
 	const keyFor = () => (index++ === 0 ? uuid : `${uuid}#${index - 1}`);
@@ -174,6 +190,7 @@ function userItems(tree: ClaudeTree, record: Record<string, unknown>, uuid: stri
 		tree.add({ key, parent, timestamp: time, body }, side);
 		parent = key;
 	}
+	if (resolved && parent !== null) tree.resultsAdded(resolved.call, parent);
 	if (rest.length === 0 && results.length > 0) return;
 	const body: PlanBody =
 		record.isMeta === true || record.isCompactSummary === true
