@@ -30,7 +30,8 @@ export function describeResult(result: ImportResult, dryRun: boolean): string {
 	const source = safeLine(result.source);
 	if (result.status === "skipped") return `skipped ${source}: ${safeLine(result.reason)}`;
 	const where = `${safeLine(result.sessionFile)}, project ${safeLine(result.cwd)}${CWD_NOTE[result.cwdFrom]}`;
-	const torn = result.unreadableLines.length > 0 ? `; ${result.unreadableLines.length} unreadable line(s) left out` : "";
+	const torn =
+		result.unreadableLines.length > 0 ? `; ${result.unreadableLines.length} unreadable line(s) left out` : "";
 	const n = `${result.entries} entr${result.entries === 1 ? "y" : "ies"}`;
 	switch (result.status) {
 		case "imported":
@@ -87,7 +88,9 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		if (flags.scan) {
 			if (homes.length === 0) io.stdout("No sessions of other agents found in the usual places.\n");
 			for (const home of homes)
-				io.stdout(`${home.tool}: ${safeLine(home.path)}${home.tool === "opencode" ? ` (${OPENCODE_UNSUPPORTED})` : ""}\n`);
+				io.stdout(
+					`${home.tool}: ${safeLine(home.path)}${home.tool === "opencode" ? ` (${OPENCODE_UNSUPPORTED})` : ""}\n`,
+				);
 		}
 		for (const result of results) io.stdout(`${describeResult(result, options.dryRun)}\n`);
 		if (flags.scan && results.some((r) => r.status !== "skipped" && r.status !== "unchanged"))

@@ -1,5 +1,5 @@
-import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { readdirSync } from "node:fs";
+import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { describe, expect, it } from "vitest";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { FOREIGN, fixture, importAndOpen, textOf, toolCalls, unpairedResults } from "./import-helpers.js";
@@ -7,7 +7,8 @@ import { FOREIGN, fixture, importAndOpen, textOf, toolCalls, unpairedResults } f
 // Every real file of other agents in test/fixtures/foreign (see its MANIFEST.md) imports, reopens
 // with SessionManager, and gives the context the source held.
 
-const firstOf = (messages: AgentMessage[], role: string): AgentMessage | undefined => messages.find((m) => m.role === role);
+const firstOf = (messages: AgentMessage[], role: string): AgentMessage | undefined =>
+	messages.find((m) => m.role === role);
 
 describe("importing the real foreign fixtures", () => {
 	useTempAgentDir();
@@ -21,8 +22,12 @@ describe("importing the real foreign fixtures", () => {
 		const { context, result } = await importAndOpen(fixture("claude-code-01-short-thinking-tools.jsonl"));
 		expect(result).toMatchObject({ tool: "claude-code", cwd: "/home/marco/projects/spotter", cwdFrom: "source" });
 		expect(textOf(context.messages[0]!)).toBe("mix phx.server doesnt seem to start");
-		const assistant = firstOf(context.messages, "assistant") as unknown as { content: { type: string; thinking?: string }[] };
-		expect(assistant.content.find((b) => b.type === "thinking")?.thinking).toMatch(/^The user is having trouble starting/);
+		const assistant = firstOf(context.messages, "assistant") as unknown as {
+			content: { type: string; thinking?: string }[];
+		};
+		expect(assistant.content.find((b) => b.type === "thinking")?.thinking).toMatch(
+			/^The user is having trouble starting/,
+		);
 		expect(toolCalls(context).get("toolu_0116Hyi5v8ut7Ffb7d8qV1Sc")).toEqual({
 			type: "toolCall",
 			id: "toolu_0116Hyi5v8ut7Ffb7d8qV1Sc",
@@ -44,7 +49,7 @@ describe("importing the real foreign fixtures", () => {
 		expect(textOf(results[0]!)).toMatch(/^Command running in background with ID: bae407b/);
 		expect(unpairedResults(context)).toEqual([]);
 		const raw = entries.filter((e) => e.type === "custom" && (e as { customType?: string }).customType === "import");
-		const types = raw.map((e) => ((e as { data?: { type?: string } }).data ?? {}).type);
+		const types = raw.map((e) => (e as { data?: { type?: string } }).data?.type);
 		expect(types).toContain("queue-operation");
 		expect(types).toContain("file-history-snapshot");
 		expect(types).toContain("progress");
@@ -108,7 +113,10 @@ describe("importing the real foreign fixtures", () => {
 
 	it("codex-02: the compacted record starts the context, with its replacement history", async () => {
 		const { context, entries } = await importAndOpen(fixture("codex-02-desktop-0.104-compacted-images-redacted.jsonl"));
-		expect(context.messages[0]).toMatchObject({ role: "compactionSummary", summary: "[REDACTED_MESSAGE len=0 sha=e3b0c442]" });
+		expect(context.messages[0]).toMatchObject({
+			role: "compactionSummary",
+			summary: "[REDACTED_MESSAGE len=0 sha=e3b0c442]",
+		});
 		expect(textOf(context.messages[1]!)).toMatch(/^\[user\] \[REDACTED_TEXT len=32 sha=821fd802\]/);
 		expect(entries.filter((e) => e.type === "compaction")).toHaveLength(1);
 		expect(context.models.default).toBe("openai/gpt-5.3-codex");
@@ -116,7 +124,9 @@ describe("importing the real foreign fixtures", () => {
 	});
 
 	it("codex-03: apply_patch custom tool calls and a kept web search", async () => {
-		const { context, entries } = await importAndOpen(fixture("codex-03-desktop-0.104-custom-tool-websearch-redacted.jsonl"));
+		const { context, entries } = await importAndOpen(
+			fixture("codex-03-desktop-0.104-custom-tool-websearch-redacted.jsonl"),
+		);
 		const patches = [...toolCalls(context).values()].filter((call) => call.name === "apply_patch");
 		expect(patches).toHaveLength(22);
 		expect(patches[0]!.arguments.input).toMatch(/^\[REDACTED_INPUT len=\d+/);
@@ -140,7 +150,9 @@ describe("importing the real foreign fixtures", () => {
 		expect(result.cwd).toBe("/proj/ds906659/gai/claude-code");
 		expect(context.models.default).toBe("openai/aide-gpt-5");
 		expect(textOf(context.messages[1]!)).toMatch(/^# Context from my IDE setup:/);
-		const events = entries.filter((e) => (e as { data?: { payload?: { type?: string } } }).data?.payload?.type === "patch_apply_end");
+		const events = entries.filter(
+			(e) => (e as { data?: { payload?: { type?: string } } }).data?.payload?.type === "patch_apply_end",
+		);
 		expect(events).toHaveLength(2);
 		expect(unpairedResults(context)).toEqual([]);
 	});
@@ -163,7 +175,10 @@ describe("importing the real foreign fixtures", () => {
 		const { context, result } = await importAndOpen(fixture("gemini-02-json-2026-03-toolcalls.json"));
 		expect(result).toMatchObject({ cwd: "/projects/fallback", cwdFrom: "current directory" });
 		expect(textOf(context.messages[0]!)).toMatch(/^請幫我依照專案實際狀況更新 README\.md/);
-		expect(toolCalls(context).get("x0m3mt27")).toMatchObject({ name: "read_file", arguments: { file_path: "README.md" } });
+		expect(toolCalls(context).get("x0m3mt27")).toMatchObject({
+			name: "read_file",
+			arguments: { file_path: "README.md" },
+		});
 		expect(textOf(context.messages[2]!)).toMatch(/^<div align="center" markdown="1">/);
 		expect(unpairedResults(context)).toEqual([]);
 	});
@@ -194,7 +209,10 @@ describe("importing the real foreign fixtures", () => {
 	it("pi-02 (v3): compactions map to native ones, kept entries and all", async () => {
 		const { context, entries } = await importAndOpen(fixture("pi-02-v3-small-fixture-provider.jsonl"));
 		expect(entries.filter((e) => e.type === "compaction")).toHaveLength(2);
-		expect(context.messages[0]).toMatchObject({ role: "compactionSummary", summary: "hello.py prints a fixture greeting." });
+		expect(context.messages[0]).toMatchObject({
+			role: "compactionSummary",
+			summary: "hello.py prints a fixture greeting.",
+		});
 		expect(textOf(context.messages.at(-2)!)).toBe("Add one concise follow-up sentence.");
 		expect(context.models.default).toBe("pi-fixture/pi-fixture-model");
 	});

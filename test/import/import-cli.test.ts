@@ -18,14 +18,26 @@ describe("import edge cases", () => {
 	};
 
 	it("an empty file, a file of no known tool and an unknown pi version are skipped with a reason", async () => {
-		expect(await importFile(write("empty.jsonl", ""), options)).toMatchObject({ status: "skipped", reason: "empty file" });
+		expect(await importFile(write("empty.jsonl", ""), options)).toMatchObject({
+			status: "skipped",
+			reason: "empty file",
+		});
 		expect(await importFile(write("other.jsonl", '{"hello":1}\n'), options)).toMatchObject({
 			status: "skipped",
 			reason: "not a session of a known tool (claude-code, codex, gemini, pi)",
 		});
-		const pi = write("pi.jsonl", '{"type":"session","version":9,"id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}\n');
-		expect(await importFile(pi, options)).toMatchObject({ status: "skipped", reason: "pi session version 9 is not supported (1 to 3 are)" });
-		expect(await importFile(join(temp.root, "missing.jsonl"), options)).toMatchObject({ status: "skipped", reason: "no such file or directory" });
+		const pi = write(
+			"pi.jsonl",
+			'{"type":"session","version":9,"id":"x","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}\n',
+		);
+		expect(await importFile(pi, options)).toMatchObject({
+			status: "skipped",
+			reason: "pi session version 9 is not supported (1 to 3 are)",
+		});
+		expect(await importFile(join(temp.root, "missing.jsonl"), options)).toMatchObject({
+			status: "skipped",
+			reason: "no such file or directory",
+		});
 	});
 
 	it("a truncated last line is left out and reported; the rest is imported", async () => {
@@ -38,8 +50,22 @@ describe("import edge cases", () => {
 		const base = { sessionId: "s-1", cwd: "/p", isSidechain: false, version: "2.1.0" };
 		const huge = "x".repeat(3_000_000);
 		const records = [
-			{ ...base, type: "user", uuid: "u1", parentUuid: null, timestamp: "2026-01-01T00:00:00Z", message: { role: "user", content: huge } },
-			{ ...base, type: "mystery-record", uuid: "m1", parentUuid: "u1", timestamp: "2026-01-01T00:00:01Z", payload: [1, 2] },
+			{
+				...base,
+				type: "user",
+				uuid: "u1",
+				parentUuid: null,
+				timestamp: "2026-01-01T00:00:00Z",
+				message: { role: "user", content: huge },
+			},
+			{
+				...base,
+				type: "mystery-record",
+				uuid: "m1",
+				parentUuid: "u1",
+				timestamp: "2026-01-01T00:00:01Z",
+				payload: [1, 2],
+			},
 			{
 				...base,
 				type: "assistant",
@@ -71,13 +97,28 @@ describe("import edge cases", () => {
 	it("an image goes to the blob store", async () => {
 		const data = Buffer.alloc(4096, 9).toString("base64");
 		const lines = [
-			{ timestamp: "2026-01-01T00:00:00Z", type: "session_meta", payload: { id: "c-1", cwd: "/p", timestamp: "2026-01-01T00:00:00Z" } },
+			{
+				timestamp: "2026-01-01T00:00:00Z",
+				type: "session_meta",
+				payload: { id: "c-1", cwd: "/p", timestamp: "2026-01-01T00:00:00Z" },
+			},
 			{
 				timestamp: "2026-01-01T00:00:01Z",
 				type: "response_item",
-				payload: { type: "message", role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", image_url: `data:image/png;base64,${data}` }] },
+				payload: {
+					type: "message",
+					role: "user",
+					content: [
+						{ type: "input_text", text: "look" },
+						{ type: "input_image", image_url: `data:image/png;base64,${data}` },
+					],
+				},
 			},
-			{ timestamp: "2026-01-01T00:00:02Z", type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: "seen" }] } },
+			{
+				timestamp: "2026-01-01T00:00:02Z",
+				type: "response_item",
+				payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: "seen" }] },
+			},
 		];
 		const result = await importFile(write("img.jsonl", `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`), options);
 		if (result.status !== "imported") throw new Error(JSON.stringify(result));
@@ -102,7 +143,9 @@ describe("xcsh import (the built CLI)", () => {
 		expect(run.status).toBe(1);
 		const out = run.stdout.split("\n");
 		expect(out[0]).toMatch(
-			new RegExp(`^imported ${dir}/a\\.jsonl \\(pi\\) → .*/sessions/--tmp-as-agent-fixture-project--/.*\\.jsonl, project /tmp/as-agent-fixture/project: 9 entries$`),
+			new RegExp(
+				`^imported ${dir}/a\\.jsonl \\(pi\\) → .*/sessions/--tmp-as-agent-fixture-project--/.*\\.jsonl, project /tmp/as-agent-fixture/project: 9 entries$`,
+			),
 		);
 		expect(out[1]).toBe(`skipped ${dir}/bad.jsonl: not a session of a known tool (claude-code, codex, gemini, pi)`);
 		const again = runCli(["import", join(dir, "a.jsonl")], { agentDir: temp.agentDir, cwd: temp.root });
@@ -117,10 +160,22 @@ describe("xcsh import (the built CLI)", () => {
 		});
 		expect(run.status).toBe(0);
 		const [result] = JSON.parse(run.stdout);
-		expect(result).toMatchObject({ status: "imported", tool: "gemini", sessionFile: "(new session)", cwd: temp.root, cwdFrom: "current directory" });
-		const text = runCli(["import", fixture("gemini-03-json-2025-10-thoughts.json"), "--cwd", "/work/bot"], { agentDir: temp.agentDir, cwd: temp.root });
+		expect(result).toMatchObject({
+			status: "imported",
+			tool: "gemini",
+			sessionFile: "(new session)",
+			cwd: temp.root,
+			cwdFrom: "current directory",
+		});
+		const text = runCli(["import", fixture("gemini-03-json-2025-10-thoughts.json"), "--cwd", "/work/bot"], {
+			agentDir: temp.agentDir,
+			cwd: temp.root,
+		});
 		expect(text.stdout).toContain("project /work/bot (from --cwd: the source keeps no working directory)");
-		const dry = runCli(["import", fixture("gemini-02-json-2026-03-toolcalls.json"), "--dry-run"], { agentDir: temp.agentDir, cwd: temp.root });
+		const dry = runCli(["import", fixture("gemini-02-json-2026-03-toolcalls.json"), "--dry-run"], {
+			agentDir: temp.agentDir,
+			cwd: temp.root,
+		});
 		expect(dry.stdout).toContain(
 			`would import ${fixture("gemini-02-json-2026-03-toolcalls.json")} (gemini) → (new session), project ${temp.root} (the current directory: the source keeps no working directory; pass --cwd to choose): 13 entries`,
 		);
@@ -131,7 +186,11 @@ describe("xcsh import (the built CLI)", () => {
 		const projects = join(home, ".claude", "projects", "-p");
 		mkdirSync(projects, { recursive: true });
 		writeFileSync(join(projects, "s.jsonl"), readFileSync(fixture("claude-code-01-short-thinking-tools.jsonl")));
-		const run = runCli(["import", "--scan"], { agentDir: temp.agentDir, cwd: temp.root, env: { HOME: home, XDG_DATA_HOME: join(home, "data") } });
+		const run = runCli(["import", "--scan"], {
+			agentDir: temp.agentDir,
+			cwd: temp.root,
+			env: { HOME: home, XDG_DATA_HOME: join(home, "data") },
+		});
 		expect(run.status).toBe(0);
 		expect(run.stdout).toContain(`claude-code: ${join(home, ".claude", "projects")}\n`);
 		expect(run.stdout).toContain(`would import ${join(projects, "s.jsonl")} (claude-code) → (new session)`);
@@ -149,7 +208,9 @@ describe("xcsh import (the built CLI)", () => {
 		expect(from.stderr).toBe("Unknown --from cursor: use claude-code, codex, gemini, opencode, pi or auto.\n");
 		const opencode = runCli(["import", "x", "--from", "opencode"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(opencode.status).toBe(2);
-		expect(opencode.stderr).toBe("opencode is not supported yet (no real opencode session was available to test against).\n");
+		expect(opencode.stderr).toBe(
+			"opencode is not supported yet (no real opencode session was available to test against).\n",
+		);
 		const help = runCli(["--help"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(help.stdout).toContain("$ xcsh import --scan");
 	});

@@ -1,5 +1,5 @@
-import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { join } from "node:path";
+import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { type ImportResult, importFile } from "../../source/import/import-run.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { SessionContext, StoredEntry } from "../../source/session/types.js";
@@ -26,7 +26,12 @@ export async function importAndOpen(path: string, cwd = "/projects/fallback", cw
 	if (result.status === "skipped") throw new Error(`skipped: ${result.reason}`);
 	const manager = await SessionManager.open(result.sessionFile, { breadcrumb: false, mustExist: true });
 	try {
-		return { result, context: manager.buildSessionContext(), entries: manager.getEntries(), title: manager.getSessionName() };
+		return {
+			result,
+			context: manager.buildSessionContext(),
+			entries: manager.getEntries(),
+			title: manager.getSessionName(),
+		};
 	} finally {
 		await manager.close();
 	}

@@ -9,7 +9,9 @@ import { fixture, importAndOpen, transcript, unpairedResults } from "./import-he
 const options = { from: "auto" as const, dryRun: false, cwd: "/projects/fallback", cwdGiven: false };
 
 function lines(name: string): string[] {
-	return readFileSync(fixture(name), "utf8").split("\n").filter((line) => line !== "");
+	return readFileSync(fixture(name), "utf8")
+		.split("\n")
+		.filter((line) => line !== "");
 }
 
 describe("importing again", () => {
@@ -62,7 +64,9 @@ describe("importing again", () => {
 		writeFileSync(source, JSON.stringify(chat, null, 2));
 		const grown = await importAndOpen(source);
 		expect(grown.result.status).toBe("appended");
-		expect(transcript(grown.context)).toEqual(transcript((await importAndOpen(fixture("gemini-02-json-2026-03-toolcalls.json"))).context));
+		expect(transcript(grown.context)).toEqual(
+			transcript((await importAndOpen(fixture("gemini-02-json-2026-03-toolcalls.json"))).context),
+		);
 	});
 
 	it("a source that changed what was imported becomes a new session with a note", async () => {
@@ -76,7 +80,9 @@ describe("importing again", () => {
 		expect(second.result.sessionFile).not.toBe(first.status === "imported" ? first.sessionFile : "");
 		expect(second.result.previousSessionFile).toBe(first.status === "imported" ? first.sessionFile : "");
 		const provenance = second.entries[0] as { data: { note: string } };
-		expect(provenance.data.note).toMatch(/^The source changed since it was imported into .*; imported again as a new session\.$/);
+		expect(provenance.data.note).toMatch(
+			/^The source changed since it was imported into .*; imported again as a new session\.$/,
+		);
 		expect(transcript(second.context)[0]).toBe("user:mix phx.server fails");
 	});
 
