@@ -24,6 +24,9 @@ const HELP = `
                                                 (--code-only, --conversation-only, --dry-run, --yes, --json)
     $ xcsh restore <session | id> --undo        Undo the last restore (a guard checkpoint kept the files)
     $ xcsh diff <session | id> <entry> [<entry>]  What changed in the files from an entry to another (or to now)
+    $ xcsh import <file|dir>…                   Bring Claude Code, Codex, Gemini CLI or pi sessions into xcsh
+                                                (--from <tool>, --dry-run, --json, --cwd <dir> for Gemini's project)
+    $ xcsh import --scan                        List the other agents' sessions found in their usual places
 
   Options
     -p, --print          Non-interactive: send the prompt, print the answer, exit
@@ -52,9 +55,12 @@ const HELP = `
     --older-than <d>     sessions purge: only trash items older than this (30d, 12h, 90m)
     --code-only          restore: only the files; the conversation stays where it is
     --conversation-only  restore: only the conversation; the files stay as they are
-    --dry-run            restore: say what would change, change nothing
+    --dry-run            restore, import: say what would change, change nothing
     --yes                restore: overwrite files changed outside xcsh since its last checkpoint
     --undo               restore: put back what the last restore changed
+    --from <tool>        import: claude-code, codex, gemini, opencode, pi or auto (default: detected per file)
+    --cwd <dir>          import: the project for sessions that keep no working directory (Gemini CLI)
+    --scan               import: look in ~/.claude, ~/.codex, ~/.gemini, opencode's and pi's folders
     --help               Show this help
     --version            Show the version
 
@@ -92,6 +98,9 @@ const FLAGS = {
 	dryRun: { type: "boolean", default: false },
 	yes: { type: "boolean", default: false },
 	undo: { type: "boolean", default: false },
+	from: { type: "string" },
+	cwd: { type: "string" },
+	scan: { type: "boolean", default: false },
 } as const;
 
 // Unknown flags are allowed through meow and refused in main() with one line (meow's own message takes two).
@@ -270,6 +279,12 @@ async function main(): Promise<number> {
 			const { runDiffCommand } = await import("./cli/diff-command.js");
 			setLogSink(stderrSink);
 			return runDiffCommand(args, io);
+		}
+		case "import": {
+			const { runImportCommand } = await import("./cli/import-command.js");
+			setLogSink(stderrSink);
+			const { from, dryRun, json, cwd, scan } = flags;
+			return runImportCommand(args, { from, dryRun, json, cwd, scan }, io);
 		}
 		default:
 			io.stderr(`Unknown command: ${command}. Run xcsh --help for usage.\n`);

@@ -40,6 +40,10 @@ export interface SessionInitOptions {
 	outputSchema?: unknown;
 }
 
+function isoNow(): string {
+	return new Date().toISOString();
+}
+
 function withoutUndefined<T extends object>(value: T): T {
 	for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
 	return value;
@@ -64,6 +68,20 @@ export abstract class SessionEntries {
 	/** Bumped whenever entries are added or replaced. */
 	#edition = 0;
 	#summaryTree: { edition: number; roots: WeakRef<SummaryTreeNode[]> } | undefined;
+	#clock: () => string = isoNow;
+
+	/**
+	 * Where new entries' timestamps come from (default: now). An importer replays another tool's
+	 * session with the times it happened at, so search by date and the picker tell the truth.
+	 */
+	setClock(clock: (() => string) | undefined): void {
+		this.#clock = clock ?? isoNow;
+	}
+
+	/** The timestamp the next entry (or a new header) gets. */
+	protected now(): string {
+		return this.#clock();
+	}
 
 	/** Called after each append, with the entry already in memory. */
 	protected abstract onAppend(entry: SessionEntry): void;
@@ -167,7 +185,7 @@ export abstract class SessionEntries {
 	#append(fields: NewEntry): string {
 		// Object.assign keeps the target's key order: type, id, parentId, timestamp lead every line.
 		const id = createEntryId({ has: (taken) => this.#table.position(taken) !== undefined });
-		const base = { type: fields.type, id, parentId: this.#leafId, timestamp: new Date().toISOString() };
+		const base = { type: fields.type, id, parentId: this.#leafId, timestamp: this.#clock() };
 		const entry = withoutUndefined(Object.assign(base, fields)) as SessionEntry;
 		const at = this.#table.push(entry, this.#leafAt);
 		this.#index(entry);

@@ -65,15 +65,23 @@ export class SessionManager extends SessionEntries {
 		this.#persistence = new SessionPersistence(storage);
 	}
 
-	/** A new persistent session for `cwd` (nothing is written before the first assistant message). */
-	static async create(cwd: string, options: StorageOptions = {}): Promise<SessionManager> {
+	/**
+	 * A new persistent session for `cwd` (nothing is written before the first assistant message).
+	 * `clock` dates the header and every entry (an import replays another tool's times); `breadcrumb:
+	 * false` leaves this terminal's `--continue` target alone.
+	 */
+	static async create(
+		cwd: string,
+		options: StorageOptions & { clock?: () => string; breadcrumb?: boolean } = {},
+	): Promise<SessionManager> {
 		const manager = new SessionManager(
 			cwd,
 			options.sessionDir ?? getDefaultSessionDir(cwd),
 			options.storage ?? new FileSessionStorage(),
 			true,
 		);
-		manager.#startNew(undefined);
+		manager.setClock(options.clock);
+		manager.#startNew(undefined, undefined, options.breadcrumb !== false);
 		return manager;
 	}
 
@@ -215,7 +223,7 @@ export class SessionManager extends SessionEntries {
 
 	#startNew(parentSession: string | undefined, file?: string, breadcrumb = true): void {
 		const id = createSessionId();
-		const timestamp = new Date().toISOString();
+		const timestamp = this.now();
 		const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.#cwd };
 		if (parentSession !== undefined) header.parentSession = parentSession;
 		this.#adopt(header, []);

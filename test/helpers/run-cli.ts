@@ -11,8 +11,11 @@ export interface CliRun {
 }
 
 /** Runs the built CLI (`npm run build` first) with its own agent dir and cwd. */
-export function runCli(args: readonly string[], options: { agentDir: string; cwd: string }): CliRun {
-	const env: NodeJS.ProcessEnv = { ...process.env, XCSH_AGENT_DIR: options.agentDir, NO_COLOR: "1" };
+export function runCli(
+	args: readonly string[],
+	options: { agentDir: string; cwd: string; env?: NodeJS.ProcessEnv },
+): CliRun {
+	const env: NodeJS.ProcessEnv = { ...process.env, XCSH_AGENT_DIR: options.agentDir, NO_COLOR: "1", ...options.env };
 	delete env.XCSH_TERMINAL_ID;
 	const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd, env, encoding: "utf8" });
 	return { status: result.status, stdout: result.stdout, stderr: result.stderr };

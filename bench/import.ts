@@ -1,0 +1,191 @@
+// bench:import — import speed (MB/s) of generated Claude Code and Codex sessions, next to the
+// read + JSON.parse floor of the same bytes measured in the same run. Prints medians of 3 runs.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { importPaths } from "../source/import/import-run.js";
+
+const root = mkdtempSync(join(tmpdir(), "xcsh-bench-import-"));
+const corpus = join(root, "corpus");
+mkdirSync(corpus);
+
+function rng(seed: number): () => number {
+	let s = seed;
+	return () => {
+		s = (s * 1103515245 + 12345) & 0x7fffffff;
+		return s / 0x7fffffff;
+	};
+}
+const rand = rng(7);
+const words = (n: number) =>
+	Array.from({ length: n }, () => "lorem ipsum dolor sit amet"[Math.floor(rand() * 20)] ?? "x")
+		.join("")
+		.replace(/(.{60})/g, "$1\n");
+
+function claudeSession(i: number, turns: number): string {
+	const lines: string[] = [];
+	let parent: string | null = null;
+	const base = {
+		sessionId: `s-${i}`,
+		cwd: `/work/p${i % 7}`,
+		isSidechain: false,
+		version: "2.1.38",
+		userType: "external",
+	};
+	for (let t = 0; t < turns; t++) {
+		const time = new Date(1_760_000_000_000 + i * 1e7 + t * 1000).toISOString();
+		const u = `u-${i}-${t}`;
+		lines.push(
+			JSON.stringify({
+				...base,
+				type: "user",
+				uuid: u,
+				parentUuid: parent,
+				timestamp: time,
+				message: { role: "user", content: words(80) },
+			}),
+		);
+		const a = `a-${i}-${t}`;
+		const msg = {
+			id: `msg-${i}-${t}`,
+			role: "assistant",
+			model: "claude-opus-4-6",
+			usage: { input_tokens: 10, output_tokens: 5 },
+		};
+		lines.push(
+			JSON.stringify({
+				...base,
+				type: "assistant",
+				uuid: a,
+				parentUuid: u,
+				timestamp: time,
+				message: { ...msg, content: [{ type: "thinking", thinking: words(200), signature: "sig" }] },
+			}),
+		);
+		const c = `c-${i}-${t}`;
+		lines.push(
+			JSON.stringify({
+				...base,
+				type: "assistant",
+				uuid: c,
+				parentUuid: a,
+				timestamp: time,
+				message: {
+					...msg,
+					content: [{ type: "tool_use", id: `t-${i}-${t}`, name: "Read", input: { file_path: "/a.ts" } }],
+				},
+			}),
+		);
+		const r = `r-${i}-${t}`;
+		lines.push(
+			JSON.stringify({
+				...base,
+				type: "user",
+				uuid: r,
+				parentUuid: c,
+				timestamp: time,
+				message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t-${i}-${t}`, content: words(1500) }] },
+			}),
+		);
+		lines.push(
+			JSON.stringify({
+				...base,
+				type: "progress",
+				uuid: `p-${i}-${t}`,
+				parentUuid: r,
+				timestamp: time,
+				data: { type: "hook_progress" },
+			}),
+		);
+		parent = `p-${i}-${t}`;
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+function codexSession(i: number, turns: number): string {
+	const time = (t: number) => new Date(1_760_000_000_000 + i * 1e7 + t * 1000).toISOString();
+	const lines = [
+		JSON.stringify({
+			timestamp: time(0),
+			type: "session_meta",
+			payload: { id: `c-${i}`, cwd: `/work/c${i % 5}`, timestamp: time(0), model_provider: "openai" },
+		}),
+	];
+	for (let t = 0; t < turns; t++) {
+		const rec = (type: string, payload: unknown) => JSON.stringify({ timestamp: time(t), type, payload });
+		lines.push(rec("turn_context", { model: "gpt-5.1-codex", cwd: `/work/c${i % 5}` }));
+		lines.push(
+			rec("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: words(80) }] }),
+		);
+		lines.push(
+			rec("response_item", {
+				type: "reasoning",
+				summary: [{ type: "summary_text", text: words(100) }],
+				encrypted_content: "e".repeat(400),
+			}),
+		);
+		lines.push(
+			rec("response_item", {
+				type: "function_call",
+				name: "shell",
+				arguments: JSON.stringify({ command: ["ls"] }),
+				call_id: `k-${i}-${t}`,
+			}),
+		);
+		lines.push(
+			rec("response_item", {
+				type: "function_call_output",
+				call_id: `k-${i}-${t}`,
+				output: JSON.stringify({ output: words(1500), metadata: { exit_code: 0 } }),
+			}),
+		);
+		lines.push(rec("event_msg", { type: "token_count", info: { total: t } }));
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+// A realistic mix: most sessions are short, a few are long.
+const sizes = [2, 3, 5, 8, 12, 20, 40, 120];
+let bytes = 0;
+const COUNT = 300;
+for (let i = 0; i < COUNT; i++) {
+	const turns = sizes[i % sizes.length]!;
+	const text = i % 2 === 0 ? claudeSession(i, turns) : codexSession(i, turns);
+	bytes += Buffer.byteLength(text);
+	writeFileSync(join(corpus, `${String(i).padStart(4, "0")}.jsonl`), text);
+}
+const mb = bytes / 1024 / 1024;
+
+function floor(): number {
+	const start = performance.now();
+	for (let i = 0; i < COUNT; i++) {
+		const text = readFileSync(join(corpus, `${String(i).padStart(4, "0")}.jsonl`), "utf8");
+		for (const line of text.split("\n")) if (line) JSON.parse(line);
+	}
+	return performance.now() - start;
+}
+
+async function importOnce(run: number): Promise<number> {
+	process.env.XCSH_AGENT_DIR = join(root, `agent-${run}`);
+	const start = performance.now();
+	const results = await importPaths([corpus], { from: "auto", dryRun: false, cwd: root, cwdGiven: false });
+	const ms = performance.now() - start;
+	const bad = results.filter((r) => r.status !== "imported");
+	if (bad.length > 0) throw new Error(`${bad.length} not imported: ${JSON.stringify(bad[0])}`);
+	return ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const floors: number[] = [];
+const imports: number[] = [];
+for (let run = 0; run < 3; run++) {
+	floors.push(floor());
+	imports.push(await importOnce(run));
+}
+const floorRate = mb / (median(floors) / 1000);
+const importRate = mb / (median(imports) / 1000);
+console.log(`corpus: ${COUNT} sessions (Claude Code and Codex, 2–120 turns), ${mb.toFixed(1)} MB`);
+console.log(`read + JSON.parse floor: ${floorRate.toFixed(1)} MB/s (median of 3: ${median(floors).toFixed(0)} ms)`);
+console.log(`xcsh import:             ${importRate.toFixed(1)} MB/s (median of 3: ${median(imports).toFixed(0)} ms)`);
+console.log(`ratio: ${(importRate / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`);
+rmSync(root, { recursive: true, force: true });

@@ -1,0 +1,100 @@
+import { resolve } from "node:path";
+import { OPENCODE_UNSUPPORTED } from "../import/detect.js";
+import { SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
+import { type ImportOptions, type ImportResult, importPaths } from "../import/import-run.js";
+import { sourceHomes } from "../import/scan.js";
+import { safeJson, safeLine } from "../render/safe-text.js";
+import type { CliIo } from "./cli-io.js";
+
+/** Printed (exit 2) for a bad invocation. */
+export const IMPORT_USAGE =
+	"Usage: xcsh import <file|dir>… [--from claude-code|codex|gemini|opencode|pi|auto] [--dry-run] [--json] [--cwd <dir>] | xcsh import --scan";
+
+/** Flags of `xcsh import`. */
+export interface ImportFlags {
+	from?: string | undefined;
+	dryRun: boolean;
+	json: boolean;
+	cwd?: string | undefined;
+	scan: boolean;
+}
+
+const CWD_NOTE: Record<string, string> = {
+	"--cwd": " (from --cwd: the source keeps no working directory)",
+	"current directory": " (the current directory: the source keeps no working directory; pass --cwd to choose)",
+	source: "",
+};
+
+/** One line per source file: what was done, where it went, or why it was skipped. */
+export function describeResult(result: ImportResult, dryRun: boolean): string {
+	const source = safeLine(result.source);
+	if (result.status === "skipped") return `skipped ${source}: ${safeLine(result.reason)}`;
+	const where = `${safeLine(result.sessionFile)}, project ${safeLine(result.cwd)}${CWD_NOTE[result.cwdFrom]}`;
+	const torn =
+		result.unreadableLines.length > 0 ? `; ${result.unreadableLines.length} unreadable line(s) left out` : "";
+	const n = `${result.entries} entr${result.entries === 1 ? "y" : "ies"}`;
+	switch (result.status) {
+		case "imported":
+			return `${dryRun ? "would import" : "imported"} ${source} (${result.tool}) → ${where}: ${n}${torn}`;
+		case "appended":
+			return `${dryRun ? "would append" : "appended"} ${n} from ${source} to ${where}${torn}`;
+		case "unchanged":
+			return `unchanged ${source}: already imported into ${safeLine(result.sessionFile)}`;
+		case "reimported":
+			return `${dryRun ? "would import again" : "imported again"} ${source} (it changed since the import into ${safeLine(result.previousSessionFile ?? "")}) → ${where}: ${n}${torn}`;
+	}
+}
+
+function parseFrom(from: string | undefined): SourceTool | "auto" | undefined {
+	if (from === undefined || from === "auto") return "auto";
+	return (SOURCE_TOOLS as readonly string[]).includes(from) ? (from as SourceTool) : undefined;
+}
+
+/** `xcsh import`: other agents' sessions become native xcsh sessions; exit 1 when any file was skipped. */
+export async function runImportCommand(args: readonly string[], flags: ImportFlags, io: CliIo): Promise<number> {
+	const from = parseFrom(flags.from);
+	if (from === undefined) {
+		io.stderr(`Unknown --from ${safeLine(flags.from ?? "")}: use ${SOURCE_TOOLS.join(", ")} or auto.\n`);
+		return 2;
+	}
+	if (from === "opencode") {
+		io.stderr(`${OPENCODE_UNSUPPORTED}.\n`);
+		return 2;
+	}
+	if (flags.cwd === "") {
+		io.stderr(`--cwd needs a directory.\n${IMPORT_USAGE}\n`);
+		return 2;
+	}
+	const homes = flags.scan ? sourceHomes() : [];
+	if (flags.scan && args.length > 0) {
+		io.stderr(`--scan takes no paths.\n${IMPORT_USAGE}\n`);
+		return 2;
+	}
+	if (!flags.scan && args.length === 0) {
+		io.stderr(`${IMPORT_USAGE}\n`);
+		return 2;
+	}
+	const options: ImportOptions = {
+		from,
+		// --scan only lists: it never writes.
+		dryRun: flags.dryRun || flags.scan,
+		cwd: resolve(io.cwd, flags.cwd ?? "."),
+		cwdGiven: flags.cwd !== undefined,
+	};
+	const paths = flags.scan ? homes.filter((home) => home.tool !== "opencode").map((home) => home.path) : args;
+	const results = await importPaths(paths, options);
+	if (flags.json) io.stdout(`${safeJson(flags.scan ? { homes, results } : results)}\n`);
+	else {
+		if (flags.scan) {
+			if (homes.length === 0) io.stdout("No sessions of other agents found in the usual places.\n");
+			for (const home of homes)
+				io.stdout(
+					`${home.tool}: ${safeLine(home.path)}${home.tool === "opencode" ? ` (${OPENCODE_UNSUPPORTED})` : ""}\n`,
+				);
+		}
+		for (const result of results) io.stdout(`${describeResult(result, options.dryRun)}\n`);
+		if (flags.scan && results.some((r) => r.status !== "skipped" && r.status !== "unchanged"))
+			io.stdout(`Run xcsh import ${paths.map(safeLine).join(" ")} to import them.\n`);
+	}
+	return results.some((result) => result.status === "skipped") ? 1 : 0;
+}

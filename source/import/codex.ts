@@ -1,0 +1,232 @@
+import type { AssistantMessage, ImageContent, TextContent } from "@mariozechner/pi-ai";
+import {
+	IMPORT_CUSTOM_TYPE,
+	type ImportPlan,
+	type ParseOptions,
+	type PlanBody,
+	type PlanItem,
+	SkipError,
+} from "./import-plan.js";
+import { argumentsOf, assistantOf, toolResultOf, userOf, withModelChanges } from "./message-build.js";
+import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
+
+/*
+ * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
+ * lines, or (before ~0.3x) a bare meta line then bare Responses API items. The conversation is the
+ * `response_item`s; `event_msg` user/agent messages and reasoning repeat them for the UI and are
+ * left out, every other record is kept raw. Consecutive reasoning, assistant text and tool calls
+ * are one assistant message; tool outputs pair with their calls by `call_id`.
+ */
+
+/** Injected context Codex sends as user messages but never shows. */
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions)/;
+/** UI echoes of response items. */
+const DUPLICATE_EVENTS = new Set(["user_message", "agent_message", "agent_reasoning"]);
+const OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output"]);
+
+function contentParts(content: unknown): Record<string, unknown>[] {
+	return Array.isArray(content) ? content.filter(isRecord) : [];
+}
+
+function dataUrlImage(url: unknown): ImageContent | undefined {
+	const match = typeof url === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null;
+	return match ? { type: "image", mimeType: match[1]!, data: match[2]! } : undefined;
+}
+
+function userContent(parts: Record<string, unknown>[]): (TextContent | ImageContent)[] {
+	const out: (TextContent | ImageContent)[] = [];
+	for (const part of parts) {
+		if (typeof part.text === "string") out.push({ type: "text", text: part.text });
+		else if (part.type === "input_image") {
+			const image = dataUrlImage(part.image_url);
+			out.push(image ?? { type: "text", text: `[image ${str(part.image_url)?.slice(0, 80) ?? ""}]` });
+		}
+	}
+	return out;
+}
+
+/** A tool output: Codex wraps shell output as JSON `{output, metadata}`; the text is what the model read. */
+function outputText(output: unknown): string {
+	if (typeof output !== "string") return JSON.stringify(output ?? "");
+	if (output.startsWith("{")) {
+		try {
+			const parsed: unknown = JSON.parse(output);
+			if (isRecord(parsed) && typeof parsed.output === "string") return parsed.output;
+		} catch {
+			// plain text that starts with a brace
+		}
+	}
+	return output;
+}
+
+function cwdFromEnvironment(text: string): string | undefined {
+	return /<cwd>([^<]+)<\/cwd>/.exec(text)?.[1]?.trim();
+}
+
+class CodexReader {
+	readonly items: PlanItem[] = [];
+	tip: string | null = null;
+	provider = "openai";
+	model = "";
+	cwd: string | undefined;
+	#open: AssistantMessage | undefined;
+	readonly #toolNames = new Map<string, string>();
+
+	add(key: string, timestamp: string, body: PlanBody): void {
+		this.items.push({ key, parent: this.tip, timestamp, body });
+		this.tip = key;
+	}
+
+	keep(key: string, timestamp: string, record: unknown): void {
+		this.add(key, timestamp, { kind: "custom", customType: IMPORT_CUSTOM_TYPE, data: record });
+	}
+
+	#assistant(key: string, timestamp: string): AssistantMessage {
+		if (this.#open) return this.#open;
+		const message = assistantOf({
+			content: [],
+			api: "openai-responses",
+			provider: this.provider,
+			model: this.model,
+			stopReason: "stop",
+			timestamp,
+		});
+		this.add(key, timestamp, { kind: "message", message });
+		this.#open = message;
+		return message;
+	}
+
+	item(key: string, timestamp: string, item: Record<string, unknown>): void {
+		const type = str(item.type);
+		if (type === "message") {
+			const parts = contentParts(item.content);
+			if (item.role === "assistant") {
+				const text = parts.map((p) => str(p.text) ?? "").join("");
+				this.#assistant(key, timestamp).content.push({ type: "text", text });
+				return;
+			}
+			this.#open = undefined;
+			const content = userContent(parts);
+			const first = content[0]?.type === "text" ? content[0].text : "";
+			this.cwd ??= cwdFromEnvironment(first);
+			if (item.role === "user" && !INJECTED.test(first))
+				this.add(key, timestamp, { kind: "message", message: userOf(content, timestamp) });
+			else this.add(key, timestamp, { kind: "hidden", content, details: { role: item.role } });
+			return;
+		}
+		if (type === "reasoning") {
+			const summary = contentParts(item.summary).map((p) => str(p.text) ?? "");
+			const message = this.#assistant(key, timestamp);
+			message.content.push({
+				type: "thinking",
+				thinking: summary.join("\n\n"),
+				thinkingSignature: JSON.stringify(item),
+			});
+			return;
+		}
+		if (type === "function_call" || type === "custom_tool_call" || type === "local_shell_call") {
+			const id = str(item.call_id) ?? str(item.id) ?? "";
+			const name = str(item.name) ?? (type === "local_shell_call" ? "local_shell" : "");
+			const args =
+				type === "function_call"
+					? argumentsOf(item.arguments)
+					: type === "custom_tool_call"
+						? { input: item.input }
+						: argumentsOf(item.action);
+			this.#toolNames.set(id, name);
+			const message = this.#assistant(key, timestamp);
+			message.content.push({ type: "toolCall", id, name, arguments: args });
+			message.stopReason = "toolUse";
+			return;
+		}
+		if (type !== undefined && OUTPUTS.has(type)) {
+			this.#open = undefined;
+			const id = str(item.call_id) ?? "";
+			const text = outputText(item.output);
+			const result = toolResultOf(id, this.#toolNames.get(id) ?? "unknown", [{ type: "text", text }], false, timestamp);
+			this.add(key, timestamp, { kind: "message", message: result });
+			return;
+		}
+		this.keep(key, timestamp, item);
+	}
+
+	compacted(key: string, timestamp: string, payload: Record<string, unknown>): void {
+		this.#open = undefined;
+		const history = contentParts(payload.replacement_history);
+		this.add(key, timestamp, {
+			kind: "compaction",
+			summary: str(payload.message) ?? "",
+			firstKeptKey: null,
+			tokensBefore: 0,
+			details: { source: "codex" },
+		});
+		// What Codex sends after a compaction is its replacement history: kept as hidden context.
+		const lines = history.map(
+			(item) =>
+				`[${str(item.role) ?? str(item.type) ?? "item"}] ${userContent(contentParts(item.content))
+					.map((b) => (b.type === "text" ? b.text : "[image]"))
+					.join("\n")}`,
+		);
+		if (lines.length > 0)
+			this.add(`${key}#history`, timestamp, {
+				kind: "hidden",
+				content: lines.join("\n\n"),
+				details: { replacement_history: history },
+			});
+	}
+}
+
+/** Reads a Codex rollout (current or legacy layout) into a plan. */
+export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
+	const { lines, badLines } = parseSourceLines(text);
+	const first = lines[0]?.value;
+	if (!first) throw new SkipError("empty Codex rollout");
+	const legacy = first.type === undefined && typeof first.id === "string";
+	const meta = legacy ? first : isRecord(first.payload) && first.type === "session_meta" ? first.payload : undefined;
+	if (!meta || typeof meta.id !== "string") throw new SkipError("no Codex session_meta on the first line");
+	const reader = new CodexReader();
+	reader.cwd = str(meta.cwd);
+	reader.provider = str(meta.model_provider) ?? "openai";
+	let lastTime = isoTime(meta.timestamp) ?? isoTime(first.timestamp) ?? new Date(0).toISOString();
+	const startedAt = lastTime;
+	for (const { line, value } of lines) {
+		const key = `L${line}`;
+		const time = isoTime(value.timestamp) ?? lastTime;
+		lastTime = time;
+		if (legacy) {
+			if (value.record_type === "state") continue;
+			if (line === lines[0]!.line) reader.keep(key, time, value);
+			else reader.item(key, time, value);
+			continue;
+		}
+		const payload = isRecord(value.payload) ? value.payload : {};
+		switch (value.type) {
+			case "response_item":
+				reader.item(key, time, payload);
+				break;
+			case "event_msg":
+				if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) reader.keep(key, time, value);
+				break;
+			case "turn_context":
+				if (typeof payload.model === "string") reader.model = payload.model;
+				reader.keep(key, time, value);
+				break;
+			case "compacted":
+				reader.compacted(key, time, payload);
+				break;
+			default:
+				reader.keep(key, time, value);
+		}
+	}
+	const cwd = reader.cwd;
+	return {
+		tool: "codex",
+		sourcePath,
+		sourceId: meta.id,
+		cwd: cwd ?? options.fallbackCwd,
+		cwdOrigin: cwd ? "source" : options.cwdGiven ? "--cwd" : "current directory",
+		startedAt,
+		items: withModelChanges(reader.items),
+		badLines,
+	};
+}

@@ -1,0 +1,71 @@
+import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+
+/** The tools xcsh imports sessions from. */
+export type SourceTool = "claude-code" | "codex" | "gemini" | "opencode" | "pi";
+
+/** Every source tool, in the order `--from` lists them. */
+export const SOURCE_TOOLS: readonly SourceTool[] = ["claude-code", "codex", "gemini", "opencode", "pi"];
+
+/** Written into every imported session's provenance entry; bump when the mapping changes. */
+export const IMPORTER_VERSION = "xcsh-import/1";
+
+/** The `customType` of every entry the importer writes that has no native equivalent. */
+export const IMPORT_CUSTOM_TYPE = "import";
+
+/** What one imported item becomes in the xcsh session. */
+export type PlanBody =
+	| { kind: "message"; message: AgentMessage }
+	/** Context the source injected without showing it (environment blocks, meta lines): sent, not displayed. */
+	| { kind: "hidden"; content: string | (TextContent | ImageContent)[]; details?: unknown }
+	| { kind: "model"; model: string }
+	| { kind: "thinking"; level: string }
+	| { kind: "compaction"; summary: string; firstKeptKey: string | null; tokensBefore: number; details?: unknown }
+	| { kind: "branchSummary"; summary: string; details?: unknown }
+	| { kind: "label"; targetKey: string; label: string | undefined }
+	/** A record with no native equivalent, kept whole (customType "import"), or a pi custom entry as it was. */
+	| { kind: "custom"; customType: string; data: unknown };
+
+/**
+ * One entry to write. `key` is stable across imports of the same source (a record's id, or its
+ * line number in an append-only file), so a re-import adds only the keys it has not seen.
+ */
+export interface PlanItem {
+	readonly key: string;
+	/** The key of the parent item, or null for a root. */
+	readonly parent: string | null;
+	/** ISO time the source recorded (the import time where it has none). */
+	readonly timestamp: string;
+	readonly body: PlanBody;
+}
+
+/** Where the session's working directory came from (Gemini keeps only a hash of it). */
+export type CwdOrigin = "source" | "--cwd" | "current directory";
+
+/** A source session read into the entries it becomes. */
+export interface ImportPlan {
+	readonly tool: SourceTool;
+	readonly sourcePath: string;
+	/** The source's own session id (plus the subagent for Claude Code subagent files). */
+	readonly sourceId: string;
+	readonly cwd: string;
+	readonly cwdOrigin: CwdOrigin;
+	readonly title?: string;
+	/** ISO time the source session started. */
+	readonly startedAt: string;
+	readonly items: readonly PlanItem[];
+	/** The item that should be the session's leaf (the main line, not a side chain). */
+	readonly leafKey?: string;
+	/** Lines that could not be read (torn, not JSON), 1-based. */
+	readonly badLines: readonly number[];
+}
+
+/** Why a source file was not imported, as a one-line reason. */
+export class SkipError extends Error {}
+
+/** Options every parser takes. */
+export interface ParseOptions {
+	/** The project for sources without a cwd (`--cwd`), and whether it was given. */
+	readonly fallbackCwd: string;
+	readonly cwdGiven: boolean;
+}

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { getAgentDir } from "../agent-dir.js";
+import type { SourceTool } from "./import-plan.js";
+
+/**
+ * What was imported from one source session: the xcsh session it went to and, per source key,
+ * the entry it became and a hash of what it was. A re-import appends only keys not in here; a key
+ * whose hash changed (or went missing) means the source changed incompatibly.
+ */
+export interface ImportRecord {
+	readonly version: 1;
+	readonly tool: SourceTool;
+	readonly sourceId: string;
+	sourcePath: string;
+	sessionFile: string;
+	importer: string;
+	/** key → [entry id, item hash] */
+	entries: Record<string, [string, string]>;
+}
+
+/** Where import records live: `<agentDir>/imports/`. */
+export function importsDir(): string {
+	return join(getAgentDir(), "imports");
+}
+
+function recordPath(tool: SourceTool, sourceId: string): string {
+	const digest = createHash("sha256").update(`${tool}\0${sourceId}`).digest("hex").slice(0, 32);
+	return join(importsDir(), `${tool}-${digest}.json`);
+}
+
+/** The record of an earlier import of this source session, if any (an unreadable record counts as none). */
+export function readImportRecord(tool: SourceTool, sourceId: string): ImportRecord | undefined {
+	try {
+		const parsed = JSON.parse(readFileSync(recordPath(tool, sourceId), "utf8")) as ImportRecord;
+		return parsed.version === 1 && parsed.tool === tool && parsed.sourceId === sourceId ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Saves a record atomically (temp file, then rename), private to the user like the sessions. */
+export function writeImportRecord(record: ImportRecord): void {
+	const path = recordPath(record.tool, record.sourceId);
+	mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
+	const temp = `${path}.${process.pid}.tmp`;
+	writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
+	renameSync(temp, path);
+}

@@ -1,0 +1,23 @@
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { SourceTool } from "./import-plan.js";
+
+/** A place another agent keeps its sessions. */
+export interface SourceHome {
+	readonly tool: SourceTool;
+	readonly path: string;
+}
+
+/** The usual homes of other agents' sessions under `home` (only those that exist). */
+export function sourceHomes(home: string = homedir()): SourceHome[] {
+	const dataHome = process.env.XDG_DATA_HOME || join(home, ".local", "share");
+	const candidates: SourceHome[] = [
+		{ tool: "claude-code", path: join(home, ".claude", "projects") },
+		{ tool: "codex", path: join(home, ".codex", "sessions") },
+		{ tool: "gemini", path: join(home, ".gemini", "tmp") },
+		{ tool: "opencode", path: join(dataHome, "opencode", "storage") },
+		{ tool: "pi", path: join(home, ".pi", "agent", "sessions") },
+	];
+	return candidates.filter((candidate) => existsSync(candidate.path));
+}

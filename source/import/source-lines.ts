@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+
+/** A parsed JSONL line and its 1-based line number. */
+export interface SourceLine {
+	readonly line: number;
+	readonly value: Record<string, unknown>;
+}
+
+/** A JSONL source read leniently: objects in order, and the lines that were not JSON objects. */
+export interface SourceLines {
+	readonly lines: SourceLine[];
+	readonly badLines: number[];
+}
+
+/** Reads a file read-only (never opened for writing) as text. */
+export function readSourceText(path: string): string {
+	return readFileSync(path, { encoding: "utf8", flag: "r" });
+}
+
+/** Splits JSONL text into objects; blank lines are ignored, torn or non-object lines are listed. */
+export function parseSourceLines(text: string): SourceLines {
+	const lines: SourceLine[] = [];
+	const badLines: number[] = [];
+	let start = 0;
+	let number = 0;
+	while (start < text.length) {
+		let end = text.indexOf("\n", start);
+		if (end < 0) end = text.length;
+		number++;
+		const raw = text.slice(start, end);
+		start = end + 1;
+		if (raw.trim() === "") continue;
+		try {
+			const value: unknown = JSON.parse(raw);
+			if (isRecord(value)) lines.push({ line: number, value });
+			else badLines.push(number);
+		} catch {
+			badLines.push(number);
+		}
+	}
+	return { lines, badLines };
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A string field, or undefined. */
+export function str(value: unknown): string | undefined {
+	return typeof value === "string" ? value : undefined;
+}
+
+/** An ISO time from a string or epoch milliseconds, or undefined when it is neither. */
+export function isoTime(value: unknown): string | undefined {
+	const ms = typeof value === "number" ? value : typeof value === "string" ? Date.parse(value) : Number.NaN;
+	return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+/** Epoch milliseconds of an ISO time (0 when it does not parse). */
+export function epochMs(iso: string): number {
+	const ms = Date.parse(iso);
+	return Number.isNaN(ms) ? 0 : ms;
+}
