@@ -60,9 +60,9 @@ export async function writeFiles(repo: ShadowRepo, changes: readonly RawChange[]
 	return wanted.map((change) => change.path);
 }
 
-/** A rename, or copy + remove across devices. */
+/** A rename, or copy + remove across devices; the folders made on the way are private (the trash is in the agent dir). */
 async function move(from: string, to: string): Promise<void> {
-	await mkdir(dirname(to), { recursive: true });
+	await mkdir(dirname(to), { recursive: true, mode: 0o700 });
 	try {
 		await rename(from, to);
 	} catch (error) {

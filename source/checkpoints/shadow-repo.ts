@@ -90,8 +90,10 @@ export class ShadowRepo {
 		await ensurePrivateDir(dirname(this.gitDir));
 		const temp = `${this.gitDir}.init-${randomBytes(4).toString("hex")}`;
 		try {
-			await git({ gitDir: temp }, ["init", "-q", "--bare", temp]);
-			await mkdir(join(temp, INDEXES), { recursive: true });
+			// It holds copies of the project's files: private, like everything in the agent dir
+			// (git keeps files 0600/0400 and folders 0700 from here on); no template, so no sample hooks.
+			await git({ gitDir: temp }, ["init", "-q", "--bare", "--shared=0600", "--template=", temp]);
+			await mkdir(join(temp, INDEXES), { recursive: true, mode: 0o700 });
 			await rename(temp, this.gitDir);
 		} catch (error) {
 			await rm(temp, { recursive: true, force: true });
@@ -208,7 +210,7 @@ export class ShadowRepo {
 	}
 
 	async #seedIndex(target: string, preferred: string | undefined): Promise<void> {
-		await mkdir(dirname(target), { recursive: true });
+		await mkdir(dirname(target), { recursive: true, mode: 0o700 });
 		const source = preferred !== undefined && (await exists(preferred)) ? preferred : await this.#newestIndex();
 		if (source === undefined) return;
 		const temp = `${target}.seed-${randomBytes(4).toString("hex")}`;
@@ -241,8 +243,8 @@ export class ShadowRepo {
 		const ours = join(this.gitDir, "info", "exclude");
 		const current = await readFile(ours, "utf8").catch(() => undefined);
 		if (current === wanted) return;
-		await mkdir(dirname(ours), { recursive: true });
-		await writeFile(ours, wanted);
+		await mkdir(dirname(ours), { recursive: true, mode: 0o700 });
+		await writeFile(ours, wanted, { mode: 0o600 });
 	}
 
 	/**

@@ -224,7 +224,7 @@ describe("checkpoint commands, bad input and no git", () => {
 			"$ xcsh diff <session | id> <entry> [<entry>]  What changed in the files from an entry to another (or to now)",
 			"--code-only          restore: only the files; the conversation stays where it is",
 			"--conversation-only  restore: only the conversation; the files stay as they are",
-			"--dry-run            restore: say what would change, change nothing",
+			"--dry-run            restore, import: say what would change, change nothing",
 			"--yes                restore: overwrite files changed outside xcsh since its last checkpoint",
 			"--undo               restore: put back what the last restore changed",
 		])
