@@ -13,6 +13,7 @@ const TURN_3 = "run echo three > c.txt";
 const BROWSE_FOOTER = "Tab filter · type to search · d diff · l label · Esc close";
 const RESTORE_KEYS = "↑↓ choose · Enter confirm · Esc back";
 const SUMMARY_TITLE = "Leaving the current branch. Summarize it?";
+const REWIND_TITLE = "Rewind to a prompt of this path (newest first)";
 
 function selectedLine(screen: string): string {
 	return screen.split("\n").find((line) => line.startsWith("❯ ")) ?? "";
@@ -133,6 +134,9 @@ describe("file checkpoints in the full-screen UI", () => {
 		expect(screen).toContain("+two");
 		expect(screen).toContain("+++ b/b.txt");
 		expect(screen).toContain("--- a/c.txt");
+		// Coloured as git colours a diff (FORCE_COLOR is on in these terminals).
+		expect(t.colouredAt("+two")).toBe(true);
+		expect(t.colouredAt("-one")).toBe(true);
 		expect(screen).toContain("↑↓ scroll · PgUp/PgDn page · Home/End · Esc back to the tree");
 		t.write(KEYS.escape);
 		screen = await t.waitFor((s) => s.includes(BROWSE_FOOTER) && selectedLine(s).includes("±1 file"));
@@ -168,5 +172,45 @@ describe("file checkpoints in the full-screen UI", () => {
 		});
 		const trash = readdirSync(join(temp.agentDir, "trash")).filter((name) => name.includes("_files-project"));
 		expect(trash.length).toBeGreaterThanOrEqual(4);
+
+		// /rewind: the path's prompts, newest first; "Code only" puts back the files from before turn 2.
+		await t.type("/rewind");
+		t.write(KEYS.enter);
+		screen = await t.waitFor(
+			(s) => s.includes(REWIND_TITLE) && s.includes("↑↓ move · Enter choose · Esc back") && selectedLine(s) !== "",
+		);
+		expect(selectedLine(screen)).toContain(TURN_2);
+		expect(screen.indexOf(TURN_2)).toBeLessThan(screen.indexOf(TURN_1));
+		t.write(KEYS.enter);
+		await t.waitFor(
+			(s) => s.includes("Go back to before this prompt:") && s.includes("❯ Restore code and conversation"),
+		);
+		t.write(KEYS.down);
+		await t.waitFor("❯ Conversation only");
+		t.write(KEYS.down);
+		await t.waitFor("❯ Code only");
+		t.write(KEYS.enter);
+		await settled(t, "Restored the files: 1 file written, 1 file moved to the trash · /rewind undo puts them back", {
+			a: "one\n",
+			b: undefined,
+			c: undefined,
+		});
+	});
+
+	it("the diff in /tree has no colour under NO_COLOR", async () => {
+		for (const args of [
+			["-p", TURN_1],
+			["-c", "-p", TURN_2],
+		]) {
+			expect((await runCliAsync(args, { agentDir: temp.agentDir, cwd: temp.project })).status).toBe(0);
+		}
+		writeFileSync(join(temp.project, "a.txt"), "changed\n");
+		const t = temp.open({ args: ["--continue"], ...SIZE, env: { NO_COLOR: "1" } });
+		await t.waitFor("echo new > b.txt");
+		await treeTo(t, (line) => line.includes("±2 files"));
+		t.write("d");
+		await t.waitFor((s) => s.includes("-two") && s.includes("+changed"));
+		expect(t.colouredAt("+changed")).toBe(false);
+		expect(t.colouredAt("-two")).toBe(false);
 	});
 });
