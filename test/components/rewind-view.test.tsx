@@ -115,7 +115,11 @@ describe("the diff screen", () => {
 		);
 		unmount = instance.unmount;
 		expect(instance.lastFrame()).toContain("▼ 24 more");
-		await pressAndWaitFor(instance, KEYS.pageDown, (f) => f.includes("+line 13") && f.includes("▲ 8 more") && f.includes("▼ 16 more"));
+		await pressAndWaitFor(
+			instance,
+			KEYS.pageDown,
+			(f) => f.includes("+line 13") && f.includes("▲ 8 more") && f.includes("▼ 16 more"),
+		);
 		instance.stdin.write(KEYS.escape);
 		await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
 	});
