@@ -95,13 +95,13 @@ export async function carryOutRewind(
 	const repo = await rewindStore(session);
 	const manager = session.sessionManager;
 	const { plan } = rewind;
-	if (plan.undoOf !== undefined || plan.leafId === undefined) {
+	// An undo, a code-only restore, or a move to the root: the restore moves the leaf itself.
+	if (plan.undoOf !== undefined || plan.leafId === undefined || plan.targetId === null) {
 		const outcome = await applyRestore(manager, repo, plan);
 		// The leaf moved under the agent: rebuild its context from the path through the marker.
 		if (plan.leafId !== undefined) await session.branch(outcome.markerId);
 		return { kind: "restored", outcome };
 	}
-	if (plan.targetId === null) throw new RestoreError("Nothing to restore to");
 	const moved = await session.navigateTree(plan.targetId, navigation);
 	if (moved.cancelled) return { kind: "cancelled" };
 	// The leaf is where the navigation put it (after a branch summary, if one was made).
