@@ -5,11 +5,13 @@ import type { AppRuntime } from "../controllers/runtime.js";
 import type { TranscriptSource } from "../controllers/transcript-viewport.js";
 import { ChatView } from "./chat/chat-view.js";
 import { ConfirmScreen } from "./confirm-screen.js";
+import { DiffView } from "./diff-view/diff-view.js";
 import { Editor } from "./editor/editor.js";
 import { Loader } from "./loader.js";
 import { LockedSessionChoice } from "./locked-session-choice.js";
 import { ModelPicker } from "./model-picker/model-picker.js";
 import { QuitKeyContext } from "./quit-key.js";
+import { RewindView } from "./rewind-view/rewind-view.js";
 import { SearchScreen } from "./search-view/search-screen.js";
 import { SessionSelector, snapshotProps } from "./session-selector/session-selector.js";
 import { StatusLine } from "./status-line.js";
@@ -53,6 +55,10 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 		[snapshot.items, snapshot.pending, snapshot.pendingId, snapshot.running],
 	);
 	const onDraw = useCallback((source: TranscriptSource, height: number) => viewport.attach(source, height), [viewport]);
+	const { rewind } = app;
+	const treeKey = screen.kind === "tree" ? screen.key : undefined;
+	// Read once per opening of the tree (its key changes whenever it must be read again).
+	const fileCounts = useMemo(() => (treeKey === undefined ? undefined : view.getFileCounts()), [view, treeKey]);
 
 	const leave = () => app.showChat();
 	let offChat: ReactNode;
@@ -125,6 +131,33 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 					onCancel={leave}
 					onLabel={(id, label) => app.setLabel(id, label)}
 					onNavigate={(id, options) => void app.navigateTree(id, options)}
+					fileCounts={fileCounts}
+					onCheckCode={rewind.checkCode}
+					onRestore={(id, mode, options) => rewind.restore(id, mode, options)}
+					onDiff={(id) => void rewind.showDiff(id)}
+				/>
+			);
+			break;
+		case "diff":
+			offChat = (
+				<DiffView
+					key={screen.entryId}
+					title={screen.title}
+					lines={screen.lines}
+					height={rows - 1}
+					width={columns}
+					onClose={() => rewind.closeDiff(screen.entryId)}
+				/>
+			);
+			break;
+		case "rewind":
+			offChat = (
+				<RewindView
+					prompts={screen.prompts}
+					height={rows - 1}
+					width={columns}
+					onCancel={leave}
+					onRewind={(id, mode) => rewind.rewindTo(id, mode)}
 				/>
 			);
 			break;

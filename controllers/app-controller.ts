@@ -1,3 +1,4 @@
+import { pathPrompts } from "../source/checkpoints/session-rewind.js";
 import type { CommandResult } from "../source/commands/types.js";
 import type { SearchHit } from "../source/index/session-index.js";
 import type { NavigateTreeOptions } from "../source/session/tree-navigation.js";
@@ -17,6 +18,7 @@ import {
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
 import type { KeyAction } from "./keymap.js";
+import { RewindController } from "./rewind-controller.js";
 import { hitNotices, type OpenHitOutcome, openedAtMatchNotice } from "./search-controller.js";
 import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
 import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
@@ -49,8 +51,19 @@ export class AppController {
 	/** The editor's text as typed: it starts from it when it comes back after another screen. */
 	#draft = "";
 
+	/** Code restores, `/rewind` and the diff (through this controller's screens and commands). */
+	readonly rewind: RewindController;
+
 	constructor(options: AppControllerOptions) {
 		this.#o = options;
+		this.rewind = new RewindController({
+			session: options.session,
+			show: (screen) => this.#show(screen),
+			showChat: () => this.showChat(),
+			showTree: (entryId) => this.#showTree(entryId),
+			run: (task) => this.#runCommand(task),
+			navigate: (entryId, navigation) => void this.navigateTree(entryId, navigation),
+		});
 	}
 
 	/** The first screen (`xcsh --resume` opens the picker); only once. */
@@ -129,11 +142,13 @@ export class AppController {
 	}
 
 	/** Opens a screen as a command would; `"resume"` starts loading the picker. */
-	openScreen(screen: "resume" | "tree"): void {
+	openScreen(screen: "resume" | "tree" | "rewind"): void {
 		if (screen === "resume") {
 			void this.#o.selector.load("project");
 			this.#show({ kind: "resume" });
-		} else this.#showTree(undefined);
+		} else if (screen === "rewind")
+			this.#show({ kind: "rewind", prompts: pathPrompts(this.#o.session.sessionManager) });
+		else this.#showTree(undefined);
 	}
 
 	#showTree(selectedId: string | undefined): void {
@@ -224,6 +239,7 @@ export class AppController {
 			case "redraw":
 				this.redraw();
 				if (result.text) chat.notice("info", result.text);
+				if (result.editorText !== undefined) this.#setEditorText(result.editorText);
 				return;
 			case "open":
 				this.openScreen(result.screen);

@@ -1,3 +1,4 @@
+import type { PathPrompt } from "../source/checkpoints/session-rewind.js";
 import type { ModelChoice } from "../source/commands/types.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { ChatController } from "./chat-controller.js";
@@ -24,6 +25,10 @@ export type AppScreen =
 			readonly confirmLabel: string;
 			readonly detailsLabel: string;
 	  }
+	/** `/rewind`: this path's prompts, newest first. */
+	| { readonly kind: "rewind"; readonly prompts: readonly PathPrompt[] }
+	/** `d` in `/tree`: the diff from an entry's files to the working tree (or why there is none). */
+	| { readonly kind: "diff"; readonly entryId: string; readonly title: string; readonly lines: readonly string[] }
 	/** The `/model` picker: Enter switches as `/model <ref>` does. */
 	| { readonly kind: "model"; readonly current: string; readonly models: readonly ModelChoice[] }
 	| { readonly kind: "locked"; readonly path: string; readonly message: string };

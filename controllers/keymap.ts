@@ -47,6 +47,7 @@ export type KeyAction =
 	| "lineEnd"
 	| "killLine"
 	| "editLabel"
+	| "showDiff"
 	| "killWordLeft"
 	| "scrollUp"
 	| "scrollDown"
@@ -124,13 +125,16 @@ export function matchConfirmKey(input: string, key: KeyPress): "confirm" | "decl
 }
 
 /**
- * Keys of the session tree: `matchKey`, plus a plain `l` reported as `editLabel`. The tree decides
- * whether that means "edit the label" (no search typed yet) or the letter l typed into the search.
+ * Keys of the session tree: `matchKey`, plus a plain `l` reported as `editLabel` and `d` as
+ * `showDiff`. The tree decides whether that means the action (no search typed yet) or the letter
+ * typed into the search.
  */
 export function matchTreeKey(input: string, key: KeyPress): KeyAction | undefined {
 	const action = matchKey(input, key);
-	if (action === undefined && input === "l" && !isChord(key)) return "editLabel";
-	return action;
+	if (action !== undefined || isChord(key)) return action;
+	if (input === "l") return "editLabel";
+	if (input === "d") return "showDiff";
+	return undefined;
 }
 
 /** A letter that picks a choice by itself (the locked-session choice's f / r / c), in either case; never a Ctrl or Alt chord. */

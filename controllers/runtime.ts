@@ -54,6 +54,9 @@ export interface RuntimeOptions {
 	earlyPicker?: EarlyPickerController | undefined;
 }
 
+/** How long after the runtime is built the project's first checkpoint snapshot starts. */
+const CHECKPOINT_WARM_UP_MS = 300;
+
 /** Builds the session, agent and controllers behind the UI (loads the LLM layer). */
 export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime> {
 	const registry = await ModelRegistry.load();
@@ -66,6 +69,12 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	const sessionManager = await options.sessionManager((text) => setupNotices.push(text));
 	const extensions = await loadExtensions(options.extensions, options.cwd);
 	const tools = createCodingTools(sessionManager.getCwd());
+	// Notices and the waiting line come during a turn, once `chat` below exists.
+	const checkpoints = new TurnCheckpoints(
+		sessionManager,
+		(text) => chat.notice("warning", text),
+		(label) => chat.setActivity(label),
+	);
 	const session = await AgentSession.create({
 		sessionManager,
 		models: registry,
@@ -74,8 +83,7 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		tools,
 		extensions,
 		systemPrompt: buildSystemPrompt({ cwd: sessionManager.getCwd(), tools }),
-		// Notices come during a turn, once `chat` below exists.
-		turnHooks: new TurnCheckpoints(sessionManager, (text) => chat.notice("warning", text)),
+		turnHooks: checkpoints,
 	});
 	if (options.model) session.setModel(model);
 	if (options.thinkingLevel) session.setThinkingLevel(options.thinkingLevel);
@@ -138,7 +146,12 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		viewport,
 	});
 	options.earlyPicker?.attach(app);
+	// The project's first snapshot, in the background once the app has drawn (this runs after the
+	// first frame, and the app's own frame follows on the next ticks); unref'd: it never holds exit.
+	const warmUp = setTimeout(() => void checkpoints.prepare(), CHECKPOINT_WARM_UP_MS);
+	warmUp.unref();
 	const dispose = async () => {
+		clearTimeout(warmUp);
 		await search.dispose();
 		chat.dispose();
 		await session.dispose();

@@ -1,3 +1,4 @@
+import { fileCountsByEntry } from "../source/checkpoints/session-rewind.js";
 import type { SessionManager } from "../source/session/session-manager.js";
 import type { SummaryTreeNode } from "../source/session/summary-tree.js";
 
@@ -14,6 +15,8 @@ export interface SessionView {
 	getTree(): readonly SummaryTreeNode[];
 	/** The current leaf (null before the first entry). */
 	getLeafId(): string | null;
+	/** Per entry, how many files the turn that ended there changed (read afresh on every call). */
+	getFileCounts(): ReadonlyMap<string, number>;
 }
 
 /** A read-only view of whichever manager `manager()` returns now (a switch may replace it). */
@@ -23,5 +26,6 @@ export function viewOf(manager: () => SessionManager): SessionView {
 		getCwd: () => manager().getCwd(),
 		getTree: () => manager().getSummaryTree(),
 		getLeafId: () => manager().getLeafId(),
+		getFileCounts: () => fileCountsByEntry(manager()),
 	};
 }

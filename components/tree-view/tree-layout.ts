@@ -7,9 +7,12 @@ export function footerLines(state: Pick<TreeViewState, "mode" | "search">): read
 			return [
 				"↑↓ move · PgUp/PgDn page · Home/End · ←→ fold · Enter go to entry",
 				state.search === ""
-					? "Tab filter · type to search · l label · Esc close"
+					? "Tab filter · type to search · d diff · l label · Esc close"
 					: "Tab filter · Backspace edit search · Esc clear search",
 			];
+		case "checking":
+			return ["Esc back"];
+		case "restore-choice":
 		case "summary-choice":
 			return ["↑↓ choose · Enter confirm · Esc back"];
 		case "instructions":
@@ -28,9 +31,12 @@ function promptLines(mode: TreeViewState["mode"]): number {
 	switch (mode) {
 		case "browse":
 			return 0;
+		case "restore-choice":
 		case "summary-choice":
 			// The question and the three choices.
 			return 4;
+		case "checking":
+			return 1;
 		case "instructions":
 		case "label":
 			return 1;

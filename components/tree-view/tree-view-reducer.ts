@@ -1,12 +1,22 @@
 import type { KeyAction } from "../../controllers/keymap.js";
+import type { CodeCheck } from "../../source/checkpoints/session-rewind.js";
 import { nextFilter, type TreeFilter } from "../../source/session/entry-summary.js";
 import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { cleanTyped, editFilter, listMoveFor } from "../list/list-keys.js";
 import { initialListState, type ListState, listReducer } from "../list/list-state.js";
+import { codeChecked, decide, restoreChoiceKey } from "./tree-restore-choice.js";
 import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
 
-/** What the keys currently drive: the list, the summary choice, or a one-line text field. */
-export type TreeViewMode = "browse" | "summary-choice" | "instructions" | "label";
+/**
+ * What the keys currently drive: the list, the wait for the files' comparison, the restore
+ * choice, the summary choice, or a one-line text field.
+ */
+export type TreeViewMode = "browse" | "checking" | "restore-choice" | "summary-choice" | "instructions" | "label";
+
+export type { CodeCheck };
+
+/** What restoring the code does: with the conversation, or the files alone. */
+export type CodeRestore = "both" | "code";
 
 /** How to navigate: whether to summarize the branch being left, and with what instructions. */
 export interface NavigateOptions {
@@ -18,6 +28,17 @@ export interface NavigateOptions {
 export type TreeViewOutcome =
 	| { readonly type: "navigate"; readonly entryId: string; readonly options: NavigateOptions }
 	| { readonly type: "label"; readonly entryId: string; readonly label: string | undefined }
+	/** Compare the entry's files with the working tree, then dispatch `code-checked`. */
+	| { readonly type: "check-code"; readonly entryId: string }
+	/** Put the entry's files back (and, for "both", move the conversation there as `navigate` would). */
+	| {
+			readonly type: "restore";
+			readonly entryId: string;
+			readonly mode: CodeRestore;
+			readonly options: NavigateOptions;
+	  }
+	/** Show the diff from the entry's files to the working tree. */
+	| { readonly type: "diff"; readonly entryId: string }
 	| { readonly type: "cancel" };
 
 /** The choices offered when navigating leaves the current branch, in order. */
@@ -36,8 +57,16 @@ export interface TreeViewState {
 	 */
 	readonly list: ListState<TreeRow>;
 	readonly mode: TreeViewMode;
-	/** Focused entry of `SUMMARY_CHOICES`. */
+	/** Focused entry of `SUMMARY_CHOICES` or `RESTORE_CHOICES`. */
 	readonly choice: number;
+	/** Enter asks the owner to compare the entry's files first (false: Enter navigates as before checkpoints). */
+	readonly checksCode: boolean;
+	/** The target is off the active path: moving the conversation there leaves the current branch. */
+	readonly leaving: boolean;
+	/** Files that differ at the target (0: not compared, or the same): the restore choice was offered. */
+	readonly codeFiles: number;
+	/** The conversation move being chosen also restores the target's files. */
+	readonly restoreCode: boolean;
 	/** The instructions or label being typed. */
 	readonly text: string;
 	/** The entry the choice, instructions or label are for. */
@@ -52,10 +81,11 @@ export interface TreeViewSource {
 	readonly height: number;
 }
 
-/** A key press (as a keymap action plus the typed text) or new props. */
+/** A key press (as a keymap action plus the typed text), new props, or the answer to `check-code`. */
 export type TreeViewAction =
 	| { readonly type: "key"; readonly action: KeyAction | undefined; readonly input: string }
-	| ({ readonly type: "sync" } & TreeViewSource);
+	| ({ readonly type: "sync" } & TreeViewSource)
+	| { readonly type: "code-checked"; readonly entryId: string; readonly check: CodeCheck };
 
 /** Window heights are whole rows, at least one. */
 export function windowHeight(height: number): number {
@@ -86,6 +116,8 @@ function withRows(state: TreeViewState, changes: RowInputs): TreeViewState {
 /** What a tree view opens with: its source, and optionally the entry to put the selection on. */
 export interface TreeViewInit extends TreeViewSource {
 	readonly selectedId?: string | undefined;
+	/** Enter compares the entry's files with the working tree first (the owner answers `check-code`). */
+	readonly checksCode?: boolean;
 }
 
 /** Where the selection starts: on `selectedId` (under the "all" filter if the default one hides it), else the leaf. */
@@ -113,6 +145,10 @@ export function initTreeViewState(source: TreeViewInit): TreeViewState {
 		list: initialListState(rows, windowHeight(source.height), selected),
 		mode: "browse",
 		choice: 0,
+		checksCode: source.checksCode ?? false,
+		leaving: false,
+		codeFiles: 0,
+		restoreCode: false,
 		text: "",
 		targetId: null,
 		outcome: null,
@@ -132,16 +168,15 @@ function toggleFold(state: TreeViewState, fold: boolean): TreeViewState {
 	return withRows(state, { folded });
 }
 
-function navigate(state: TreeViewState, entryId: string, options: NavigateOptions): TreeViewState {
-	return { ...state, mode: "browse", targetId: null, text: "", outcome: { type: "navigate", entryId, options } };
-}
-
 function submitRow(state: TreeViewState): TreeViewState {
 	const row = state.list.items[state.list.selected];
 	if (!row || row.id === state.leafId) return state;
+	const target = { targetId: row.id, leaving: !row.onActivePath, codeFiles: 0, restoreCode: false };
+	if (state.checksCode)
+		return { ...state, ...target, mode: "checking", outcome: { type: "check-code", entryId: row.id } };
 	// Moving along the active path abandons nothing, so there is nothing to summarize.
-	if (row.onActivePath) return navigate(state, row.id, { summarize: false });
-	return { ...state, mode: "summary-choice", choice: 0, targetId: row.id };
+	if (row.onActivePath) return decide({ ...state, ...target }, row.id, { summarize: false });
+	return { ...state, ...target, mode: "summary-choice", choice: 0 };
 }
 
 function browseKey(state: TreeViewState, action: KeyAction | undefined, input: string): TreeViewState {
@@ -169,6 +204,12 @@ function browseKey(state: TreeViewState, action: KeyAction | undefined, input: s
 			if (state.search !== "") return withRows(state, { search: state.search + input });
 			return row ? { ...state, mode: "label", targetId: row.id, text: row.label ?? "" } : state;
 		}
+		case "showDiff": {
+			// `d` likewise: the diff before a search starts, a letter after.
+			const row = state.list.items[state.list.selected];
+			if (state.search !== "") return withRows(state, { search: state.search + input });
+			return row ? { ...state, outcome: { type: "diff", entryId: row.id } } : state;
+		}
 		case undefined: {
 			const text = cleanTyped(input);
 			return text === "" ? state : withRows(state, { search: state.search + text });
@@ -188,11 +229,14 @@ function choiceKey(state: TreeViewState, action: KeyAction | undefined): TreeVie
 	}
 	switch (action) {
 		case "submit":
-			if (state.choice === 0) return navigate(state, targetId, { summarize: false });
-			if (state.choice === 1) return navigate(state, targetId, { summarize: true });
+			if (state.choice === 0) return decide(state, targetId, { summarize: false });
+			if (state.choice === 1) return decide(state, targetId, { summarize: true });
 			return { ...state, mode: "instructions", text: "" };
 		case "cancel":
-			return { ...state, mode: "browse", targetId: null };
+			// Back to the restore choice when that came first.
+			return state.codeFiles > 0
+				? { ...state, mode: "restore-choice", choice: state.restoreCode ? 0 : 1 }
+				: { ...state, mode: "browse", targetId: null };
 		default:
 			return state;
 	}
@@ -201,7 +245,7 @@ function choiceKey(state: TreeViewState, action: KeyAction | undefined): TreeVie
 function submitText(state: TreeViewState, targetId: string): TreeViewState {
 	const text = state.text.trim();
 	if (state.mode === "instructions") {
-		return navigate(state, targetId, text === "" ? { summarize: true } : { summarize: true, customInstructions: text });
+		return decide(state, targetId, text === "" ? { summarize: true } : { summarize: true, customInstructions: text });
 	}
 	// An empty label clears it.
 	const label = text === "" ? undefined : text;
@@ -224,7 +268,8 @@ function textKey(state: TreeViewState, action: KeyAction | undefined, input: str
 		case "killLine":
 			return { ...state, text: "" };
 		case undefined:
-		case "editLabel": {
+		case "editLabel":
+		case "showDiff": {
 			const text = cleanTyped(input);
 			return text === "" ? state : { ...state, text: state.text + text };
 		}
@@ -242,9 +287,15 @@ function sync(state: TreeViewState, source: TreeViewSource): TreeViewState {
 /** The tree view's state machine: key presses per mode, and props arriving. Pure. */
 export function treeViewReducer(state: TreeViewState, action: TreeViewAction): TreeViewState {
 	if (action.type === "sync") return sync(state, action);
+	if (action.type === "code-checked") return codeChecked(state, action.entryId, action.check);
 	switch (state.mode) {
 		case "browse":
 			return browseKey(state, action.action, action.input);
+		case "checking":
+			// Only Escape: back to the list (the comparison's late answer is then ignored).
+			return action.action === "cancel" ? { ...state, mode: "browse", targetId: null } : state;
+		case "restore-choice":
+			return restoreChoiceKey(state, action.action);
 		case "summary-choice":
 			return choiceKey(state, action.action);
 		case "instructions":

@@ -4,8 +4,15 @@ import { safeLine } from "../../source/render/safe-text.js";
 import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { moreMarker } from "../list/list-window.js";
 import { footerLines } from "./tree-layout.js";
+import { RESTORE_CHOICES } from "./tree-restore-choice.js";
 import type { TreeRow } from "./tree-rows.js";
-import { type NavigateOptions, SUMMARY_CHOICES, type TreeViewState } from "./tree-view-reducer.js";
+import {
+	type CodeCheck,
+	type CodeRestore,
+	type NavigateOptions,
+	SUMMARY_CHOICES,
+	type TreeViewState,
+} from "./tree-view-reducer.js";
 import { useTreeViewInput } from "./use-tree-view-input.js";
 import { useTreeViewState } from "./use-tree-view-state.js";
 
@@ -22,6 +29,25 @@ export interface TreeViewProps {
 	readonly onNavigate: (entryId: string, options: NavigateOptions) => void;
 	readonly onLabel: (entryId: string, label: string | undefined) => void;
 	readonly onCancel: () => void;
+	/** Per entry, the files its turn changed (`±N files` on its row). */
+	readonly fileCounts?: ReadonlyMap<string, number> | undefined;
+	/** Compares an entry's files with the working tree; without it, Enter navigates as before checkpoints. */
+	readonly onCheckCode?: ((entryId: string) => Promise<CodeCheck>) | undefined;
+	readonly onRestore?: ((entryId: string, mode: CodeRestore, options: NavigateOptions) => void) | undefined;
+	readonly onDiff?: ((entryId: string) => void) | undefined;
+}
+
+/** The question over the restore choices. */
+export function restoreQuestion(files: number): string {
+	return `The files at this entry differ from the working tree (${files} file${files === 1 ? "" : "s"}). Restore them?`;
+}
+
+/** Shown while the files at the entry are compared with the working tree. */
+export const CHECKING_FILES = "Comparing the files at this entry with the working tree…";
+
+/** `±N files` of a row whose turn changed files. */
+export function fileCountLabel(files: number): string {
+	return `±${files} file${files === 1 ? "" : "s"}`;
 }
 
 /** Keeps the innermost connectors of a very deep graph (at most half the width), so the text stays on screen. */
@@ -34,10 +60,11 @@ interface RowLineProps {
 	readonly row: TreeRow;
 	readonly selected: boolean;
 	readonly width: number;
+	readonly files: number | undefined;
 }
 
 /** One tree row: cursor, connectors, fold and path markers, text, label. */
-const RowLine = memo(function RowLine({ row, selected, width }: RowLineProps) {
+const RowLine = memo(function RowLine({ row, selected, width, files }: RowLineProps) {
 	const fold = row.folded ? "▸ " : row.childCount > 1 ? "▾ " : "";
 	const here = row.isLeaf || row.standsForLeaf;
 	const marker = here ? "● " : row.onActivePath ? "• " : "";
@@ -52,29 +79,45 @@ const RowLine = memo(function RowLine({ row, selected, width }: RowLineProps) {
 			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={here}>
 				{safeLine(row.text)}
 			</Text>
+			{files === undefined ? null : <Text color="magenta"> {fileCountLabel(files)}</Text>}
 			{row.label === undefined ? null : <Text color="yellow"> [{safeLine(row.label)}]</Text>}
 		</Text>
 	);
 });
+
+/** A question and its choices, the focused one marked. */
+function Choices(props: { readonly title: string; readonly choices: readonly string[]; readonly focused: number }) {
+	return (
+		<Box flexDirection="column">
+			<Text bold wrap="truncate-end">
+				{props.title}
+			</Text>
+			{props.choices.map((choice, index) => (
+				<Text key={choice} color={index === props.focused ? "cyan" : undefined} wrap="truncate-end">
+					{index === props.focused ? "❯ " : "  "}
+					{choice}
+				</Text>
+			))}
+		</Box>
+	);
+}
 
 /** The prompt under the rows for the summary choice and the text fields. */
 function ModePrompt({ state }: { readonly state: TreeViewState }) {
 	switch (state.mode) {
 		case "browse":
 			return null;
+		case "checking":
+			return (
+				<Text dimColor wrap="truncate-end">
+					{CHECKING_FILES}
+				</Text>
+			);
+		case "restore-choice":
+			return <Choices title={restoreQuestion(state.codeFiles)} choices={RESTORE_CHOICES} focused={state.choice} />;
 		case "summary-choice":
 			return (
-				<Box flexDirection="column">
-					<Text bold wrap="truncate-end">
-						Leaving the current branch. Summarize it?
-					</Text>
-					{SUMMARY_CHOICES.map((choice, index) => (
-						<Text key={choice} color={index === state.choice ? "cyan" : undefined} wrap="truncate-end">
-							{index === state.choice ? "❯ " : "  "}
-							{choice}
-						</Text>
-					))}
-				</Box>
+				<Choices title="Leaving the current branch. Summarize it?" choices={SUMMARY_CHOICES} focused={state.choice} />
 			);
 		case "instructions":
 			return (
@@ -100,6 +143,7 @@ function ModePrompt({ state }: { readonly state: TreeViewState }) {
 /** The `/tree` view: the session's entries as a graph to browse, filter, search, fold, label and navigate. */
 export function TreeView(props: TreeViewProps) {
 	const { tree, leafId, height, width, isActive, initialSelectedId, onNavigate, onLabel, onCancel } = props;
+	const { fileCounts, onCheckCode, onRestore, onDiff } = props;
 	const { state, dispatch, list } = useTreeViewState({
 		tree,
 		leafId,
@@ -108,6 +152,9 @@ export function TreeView(props: TreeViewProps) {
 		onNavigate,
 		onLabel,
 		onCancel,
+		onCheckCode,
+		onRestore,
+		onDiff,
 	});
 	useTreeViewInput(dispatch, isActive);
 	const { search, filter } = state;
@@ -130,7 +177,13 @@ export function TreeView(props: TreeViewProps) {
 				</Text>
 			) : null}
 			{list.visibleItems.map((row, index) => (
-				<RowLine key={row.id} row={row} selected={list.windowStart + index === list.selected} width={width} />
+				<RowLine
+					key={row.id}
+					row={row}
+					selected={list.windowStart + index === list.selected}
+					width={width}
+					files={fileCounts?.get(row.id)}
+				/>
 			))}
 			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
 			<ModePrompt state={state} />

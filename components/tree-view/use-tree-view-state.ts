@@ -4,6 +4,8 @@ import { type ListView, listView } from "../list/list-state.js";
 import { treeChromeLines } from "./tree-layout.js";
 import type { TreeRow } from "./tree-rows.js";
 import {
+	type CodeCheck,
+	type CodeRestore,
 	initTreeViewState,
 	type NavigateOptions,
 	type TreeViewAction,
@@ -18,6 +20,10 @@ export interface TreeViewCallbacks {
 	readonly onNavigate: (entryId: string, options: NavigateOptions) => void;
 	readonly onLabel: (entryId: string, label: string | undefined) => void;
 	readonly onCancel: () => void;
+	/** Compares an entry's files with the working tree; without it, Enter navigates as before checkpoints. */
+	readonly onCheckCode?: ((entryId: string) => Promise<CodeCheck>) | undefined;
+	readonly onRestore?: ((entryId: string, mode: CodeRestore, options: NavigateOptions) => void) | undefined;
+	readonly onDiff?: ((entryId: string) => void) | undefined;
 }
 
 /** Options of `useTreeViewState`. */
@@ -41,6 +47,7 @@ export interface TreeViewStateApi {
 /** Owns the tree view's state (rows, selection, window, mode) and reports outcomes to the owner. */
 export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateApi {
 	const { tree, leafId, height, initialSelectedId, onNavigate, onLabel, onCancel } = options;
+	const { onCheckCode, onRestore, onDiff } = options;
 	const [state, dispatch] = useReducer(
 		treeViewReducer,
 		{
@@ -48,6 +55,7 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 			leafId,
 			height: windowHeight(height - treeChromeLines({ mode: "browse", search: "" })),
 			selectedId: initialSelectedId,
+			checksCode: onCheckCode !== undefined,
 		},
 		initTreeViewState,
 	);
@@ -76,12 +84,28 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 			case "cancel":
 				onCancel();
 				break;
+			case "check-code": {
+				const { entryId } = outcome;
+				// A failed comparison counts as "the same": Enter then goes on as it did before checkpoints.
+				const same: CodeCheck = { kind: "same" };
+				void (onCheckCode?.(entryId) ?? Promise.resolve(same)).then(
+					(check) => dispatch({ type: "code-checked", entryId, check }),
+					() => dispatch({ type: "code-checked", entryId, check: same }),
+				);
+				break;
+			}
+			case "restore":
+				onRestore?.(outcome.entryId, outcome.mode, outcome.options);
+				break;
+			case "diff":
+				onDiff?.(outcome.entryId);
+				break;
 			default: {
 				const unknown: never = outcome;
 				void unknown;
 			}
 		}
-	}, [outcome, onNavigate, onLabel, onCancel]);
+	}, [outcome, onNavigate, onLabel, onCancel, onCheckCode, onRestore, onDiff]);
 
 	const list = useMemo(() => listView(state.list), [state.list]);
 	return { state, dispatch, list };

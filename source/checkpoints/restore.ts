@@ -77,6 +77,12 @@ export function codeStateOf(tree: CheckpointTree, entryId: string): string {
 	return checkpoint.data.commit;
 }
 
+/** Files a plan would overwrite or trash that changed outside xcsh since its last checkpoint. */
+export function filesAtRisk(plan: RestorePlan): string[] {
+	const touched = new Set([...plan.writes, ...plan.trash]);
+	return plan.outside.filter((file) => touched.has(file.path)).map((file) => file.path);
+}
+
 function lastRestore(tree: CheckpointTree): CheckpointRecord | undefined {
 	return allCheckpoints(tree)
 		.reverse()

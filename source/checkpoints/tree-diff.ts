@@ -49,3 +49,8 @@ export async function fileChanges(repo: ShadowRepo, from: string, to: string): P
 		...(counts.get(path) ?? { added: 0, removed: 0, binary: false }),
 	}));
 }
+
+/** The unified diff (no colour, renames as delete + add) from tree `from` to tree `to`; empty when they are equal. */
+export function unifiedDiff(repo: ShadowRepo, from: string, to: string): Promise<string> {
+	return repo.read(["diff", "--no-color", "--no-renames", "--no-ext-diff", from, to]);
+}

@@ -24,6 +24,12 @@ export interface CheckpointSession extends CheckpointTree {
 	appendCustomEntry<T = unknown>(customType: string, data?: T): string;
 }
 
+/** What the chat shows while a turn waits for the project's first snapshot. */
+export const RECORDING_ACTIVITY = "Recording a checkpoint…";
+
+/** How the person is told a turn is waiting on a checkpoint (the chat's activity line); undefined clears it. */
+export type CheckpointActivity = (label: string | undefined) => void;
+
 /** The line said when the project is the home directory or `/`. */
 export const HOME_DIR_NOTICE = "checkpoints are off in the home directory and at /: start xcsh in a project folder";
 
@@ -44,15 +50,50 @@ export class TurnCheckpoints implements TurnHooks {
 	readonly #noted = new Set<string>();
 	#off = false;
 	#before: { repo: ShadowRepo; snapshot: Snapshot; sessionId: string } | undefined;
+	readonly #activity: CheckpointActivity;
+	/** The project's first snapshot (store opened, index filled): started by `prepare`, settled never rejects. */
+	#warming: Promise<void> | undefined;
+	#warm = false;
 
-	constructor(session: CheckpointSession, notice: (text: string) => void) {
+	constructor(session: CheckpointSession, notice: (text: string) => void, activity: CheckpointActivity = () => {}) {
 		this.#session = session;
 		this.#notice = notice;
+		this.#activity = activity;
+	}
+
+	/**
+	 * Starts the project's first snapshot in the background (the app calls it once its first frame
+	 * is up): on a big project it reads every file once (seconds), which the first prompt would
+	 * otherwise wait for with nothing on screen. Later snapshots only re-read what changed.
+	 */
+	prepare(): Promise<void> {
+		this.#warming ??= this.#warmUp().finally(() => {
+			this.#warm = true;
+		});
+		return this.#warming;
+	}
+
+	async #warmUp(): Promise<void> {
+		const repo = await this.#repo();
+		if (!repo) return;
+		const sessionId = this.#session.getSessionId();
+		await this.#guard(async () => {
+			this.#noteSkipped(await repo.snapshot(sessionId, "xcsh: before a turn"), repo);
+		});
 	}
 
 	/** Snapshots the files before a turn (and records the baseline of a session that has none). */
 	async beforeTurn(): Promise<void> {
 		this.#before = undefined;
+		const warming = this.prepare();
+		if (!this.#warm) {
+			this.#activity(RECORDING_ACTIVITY);
+			try {
+				await warming;
+			} finally {
+				this.#activity(undefined);
+			}
+		}
 		const repo = await this.#repo();
 		if (!repo) return;
 		const sessionId = this.#session.getSessionId();

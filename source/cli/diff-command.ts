@@ -1,5 +1,6 @@
 import { colourDiff } from "../checkpoints/diff-colour.js";
 import { codeStateOf } from "../checkpoints/restore.js";
+import { unifiedDiff } from "../checkpoints/tree-diff.js";
 import { colourEnabled } from "../render/colour.js";
 import { safeLine, safeText } from "../render/safe-text.js";
 import { SessionSnapshot } from "../session/session-snapshot.js";
@@ -44,14 +45,7 @@ export async function runDiffCommand(args: readonly string[], io: CliIo): Promis
 		const repo = await storeFor(typeof tree.header.cwd === "string" ? tree.header.cwd : io.cwd, io);
 		if (!repo) return EXIT.refused;
 		const toTree = to === undefined ? (await repo.scratchTree(tree.header.id)).tree : await repo.treeOf(to);
-		const diff = await repo.read([
-			"diff",
-			"--no-color",
-			"--no-renames",
-			"--no-ext-diff",
-			await repo.treeOf(from),
-			toTree,
-		]);
+		const diff = await unifiedDiff(repo, await repo.treeOf(from), toTree);
 		if (diff.length === 0) {
 			io.stdout("No differences.\n");
 			return EXIT.done;

@@ -1,6 +1,7 @@
 import type { RestoreMode } from "../checkpoints/checkpoint-data.js";
 import {
 	applyRestore,
+	filesAtRisk,
 	planRestore,
 	type RestoreOutcome,
 	type RestorePlan,
@@ -24,12 +25,6 @@ export interface RestoreFlags {
 	yes: boolean;
 	json: boolean;
 	undo: boolean;
-}
-
-/** Files the restore would overwrite or trash that changed outside xcsh since its last checkpoint. */
-function atRisk(plan: RestorePlan): string[] {
-	const touched = new Set([...plan.writes, ...plan.trash]);
-	return plan.outside.filter((file) => touched.has(file.path)).map((file) => file.path);
 }
 
 function modeOf(flags: RestoreFlags): RestoreMode {
@@ -122,7 +117,7 @@ export async function runRestoreCommand(args: readonly string[], flags: RestoreF
 			request = { kind: "entry", entryId, mode: modeOf(flags) };
 		}
 		const plan = await planRestore(session, repo, request);
-		const risky = atRisk(plan);
+		const risky = filesAtRisk(plan);
 		if (flags.dryRun) {
 			io.stdout(flags.json ? `${jsonOf(plan, risky, undefined)}\n` : describePlan(plan, risky));
 			return EXIT.done;

@@ -9,6 +9,7 @@ import { nameCommand } from "./name.js";
 import { newCommand } from "./new.js";
 import { quitCommand } from "./quit.js";
 import { resumeCommand } from "./resume.js";
+import { rewindCommand } from "./rewind.js";
 import { searchCommand } from "./search.js";
 import { sessionCommand } from "./session.js";
 import { shareCommand } from "./share.js";
@@ -26,6 +27,7 @@ export function buildCommands(exporter?: ExportCommandDeps): SlashCommand[] {
 		newCommand,
 		resumeCommand,
 		treeCommand,
+		rewindCommand,
 		forkCommand,
 		nameCommand,
 		sessionCommand,

@@ -14,7 +14,7 @@ export interface ModelChoice {
 }
 
 /** A screen a command can open. */
-export type CommandScreen = "resume" | "tree";
+export type CommandScreen = "resume" | "tree" | "rewind";
 
 /** A confirm step: the command words every line of it, the UI only asks. */
 export interface ConfirmStep {
@@ -42,7 +42,8 @@ export type CommandResult =
 	| { kind: "pick-model"; current: string; models: readonly ModelChoice[] }
 	/** The search screen, with the query prefilled. */
 	| { kind: "search"; query: string }
-	| { kind: "redraw"; text?: string }
+	/** The transcript rebuilt from the session; `editorText` goes into the editor (a prompt gone back to). */
+	| { kind: "redraw"; text?: string; editorText?: string }
 	| { kind: "quit" }
 	| ConfirmStep;
 

@@ -1,6 +1,8 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import type { FileChange } from "../checkpoints/checkpoint-data.js";
 import { asText, entryMessage } from "../session/message-shape.js";
 import type { SessionHeader, StoredEntry } from "../session/types.js";
+import { fileCounts, filesSummary, turnFilesOf } from "./checkpoint-files.js";
 
 /** `--focused`: only the prompts and the final answers of each turn. */
 export interface TextExportOptions {
@@ -28,34 +30,59 @@ function details(summary: string, body: string): string {
 	return `<details><summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>`;
 }
 
+/** The files a turn changed, where its checkpoint entry is on the path (Markdown only). */
+interface TurnFiles {
+	readonly role: "turnFiles";
+	readonly files: readonly FileChange[];
+}
+
+type Piece = AgentMessage | TurnFiles;
+
 /** Keeps each user prompt and the last assistant text before the next prompt (one message held at a time). */
-function* focus(messages: Iterable<AgentMessage>): Generator<AgentMessage> {
-	let answer: AgentMessage | undefined;
+function* focus<T extends Piece>(messages: Iterable<T>): Generator<T> {
+	let answer: T | undefined;
 	for (const message of messages) {
-		if (message.role === "user") {
+		if (message.role === "turnFiles") {
+			// The files come after the turn's answer.
+			if (answer) yield answer;
+			answer = undefined;
+			yield message;
+		} else if (message.role === "user") {
 			if (answer) yield answer;
 			answer = undefined;
 			yield message;
 		} else if (message.role === "assistant" && message.content.some((b) => b.type === "text" && b.text.trim())) {
-			answer = { ...message, content: message.content.filter((b) => b.type === "text") };
+			answer = { ...message, content: message.content.filter((b) => b.type === "text") } as T;
 		}
 	}
 	if (answer) yield answer;
 }
 
 /** The messages of entries read one at a time, in the shapes readers expect. */
-function* streamMessages(path: Iterable<StoredEntry>, options: TextExportOptions): Generator<AgentMessage> {
-	function* all(): Generator<AgentMessage> {
+function streamMessages(path: Iterable<StoredEntry>, options: TextExportOptions): Generator<AgentMessage> {
+	return streamPieces(path, options, false) as Generator<AgentMessage>;
+}
+
+/** The messages, and with `withFiles` the files each turn changed, read one entry at a time. */
+function* streamPieces(path: Iterable<StoredEntry>, options: TextExportOptions, withFiles: boolean): Generator<Piece> {
+	function* all(): Generator<Piece> {
 		for (const entry of path) {
 			const message = entryMessage(entry);
 			if (message !== undefined) yield message;
+			const files = withFiles ? turnFilesOf(entry) : undefined;
+			if (files) yield { role: "turnFiles", files };
 		}
 	}
 	yield* options.focused ? focus(all()) : all();
 }
 
-function messageMarkdown(message: AgentMessage, turn: { n: number }): string | undefined {
+function messageMarkdown(message: Piece, turn: { n: number }): string | undefined {
 	switch (message.role) {
+		case "turnFiles":
+			return details(
+				`Files changed: ${filesSummary(message.files)}`,
+				message.files.map((f) => `- \`${f.path}\` ${f.status} ${fileCounts(f)}`).join("\n"),
+			);
 		case "user":
 			turn.n += 1;
 			return `## ${turn.n}. User\n\n${textOf(message.content)}`;
@@ -96,7 +123,7 @@ export function* markdownPieces(
 	const title = typeof header.title === "string" && header.title ? header.title : `Session ${header.id}`;
 	yield `# ${title}\n\n_${asText(header.cwd)} · ${asText(header.timestamp)}_\n\n`;
 	let first = true;
-	for (const message of streamMessages(path, options)) {
+	for (const message of streamPieces(path, options, true)) {
 		const text = messageMarkdown(message, turn);
 		if (text === undefined) continue;
 		yield first ? text : `\n\n${text}`;

@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "../../source/checkpoints/checkpoint-data.js";
 import { checkpointStoreDir } from "../../source/checkpoints/store-location.js";
-import { HOME_DIR_NOTICE, TurnCheckpoints } from "../../source/checkpoints/turn-checkpoints.js";
+import { HOME_DIR_NOTICE, RECORDING_ACTIVITY, TurnCheckpoints } from "../../source/checkpoints/turn-checkpoints.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -63,6 +63,55 @@ describe("TurnCheckpoints", () => {
 		await hooks.afterTurn();
 		expect(notices).toHaveLength(1);
 		expect(notices[0]).toMatch(/^checkpoints are off: /);
+		await session.close();
+	});
+
+	it("prepare() takes the project's first snapshot in the background; a turn that comes first waits with an activity", async () => {
+		const project = join(temp.root, "warm");
+		mkdirSync(project);
+		for (let i = 0; i < 50; i++) writeFileSync(join(project, `f${i}.txt`), `${i}\n`);
+		const session = await sessionIn(project);
+		const activity: (string | undefined)[] = [];
+		const hooks = new TurnCheckpoints(
+			session,
+			() => {},
+			(label) => activity.push(label),
+		);
+		const warming = hooks.prepare();
+		// The first prompt arrives while the first snapshot is still being taken.
+		const before = hooks.beforeTurn();
+		expect(activity).toEqual([RECORDING_ACTIVITY]);
+		await before;
+		expect(activity).toEqual([RECORDING_ACTIVITY, undefined]);
+		await warming;
+		expect(existsSync(join(checkpointStoreDir(project), "HEAD"))).toBe(true);
+		session.appendMessage({ role: "user", content: [{ type: "text", text: "write" }], timestamp: 1 });
+		writeFileSync(join(project, "a.txt"), "one\n");
+		await hooks.afterTurn();
+		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline", "turn"]);
+		expect(checkpoints(session)[1]).toMatchObject({ files: [{ path: "a.txt", status: "added" }] });
+		await session.close();
+	});
+
+	it("after prepare() has finished, a turn records without waiting (no activity shown)", async () => {
+		const project = join(temp.root, "ready");
+		mkdirSync(project);
+		writeFileSync(join(project, "x.txt"), "x\n");
+		const session = await sessionIn(project);
+		const activity: (string | undefined)[] = [];
+		const hooks = new TurnCheckpoints(
+			session,
+			() => {},
+			(label) => activity.push(label),
+		);
+		await hooks.prepare();
+		// The store and the first commit exist before any turn.
+		expect(existsSync(join(checkpointStoreDir(project), "HEAD"))).toBe(true);
+		expect(checkpoints(session)).toEqual([]);
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		expect(activity).toEqual([]);
+		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline"]);
 		await session.close();
 	});
 });

@@ -8,7 +8,7 @@ import { assistantMessage, toolResultMessage, userMessage } from "../helpers/mes
 
 const TITLE = "Session tree — default (Tab: filter)";
 const BROWSE_KEYS = "↑↓ move · PgUp/PgDn page · Home/End · ←→ fold · Enter go to entry";
-const BROWSE_KEYS_2 = "Tab filter · type to search · l label · Esc close";
+const BROWSE_KEYS_2 = "Tab filter · type to search · d diff · l label · Esc close";
 const SEARCH_KEYS = "Tab filter · Backspace edit search · Esc clear search";
 const CHOICE_KEYS = "↑↓ choose · Enter confirm · Esc back";
 const CHOICE_TITLE = "Leaving the current branch. Summarize it?";

@@ -91,6 +91,20 @@ export class PtyTerminal {
 		return lines.join("\n");
 	}
 
+	/**
+	 * Whether the first character of `text`, where it first shows on screen, has a foreground
+	 * colour (undefined when the text is not on screen): colour read as the terminal drew it.
+	 */
+	colouredAt(text: string): boolean | undefined {
+		const buffer = this.#terminal.buffer.active;
+		for (let y = 0; y < this.#terminal.rows; y++) {
+			const line = buffer.getLine(buffer.viewportY + y);
+			const x = line?.translateToString(true).indexOf(text) ?? -1;
+			if (line && x >= 0) return !line.getCell(x)?.isFgDefault();
+		}
+		return undefined;
+	}
+
 	/** Whether the terminal is on the alternate screen now. */
 	get onAlternateScreen(): boolean {
 		return this.#terminal.buffer.active.type === "alternate";

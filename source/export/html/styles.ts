@@ -76,6 +76,8 @@ pre{background:var(--code);padding:8px;border-radius:6px;overflow:auto;max-heigh
 .markdown td,.markdown th{border:1px solid var(--border);padding:2px 6px}
 .markdown img,.message-image{display:block;max-width:100%;max-height:480px;margin:6px 0;border:1px solid var(--border);border-radius:4px}
 .note{color:var(--muted);font-size:12px}
+.files-changed{border:1px solid var(--border);border-radius:8px;padding:4px 12px;background:var(--panel);font-size:13px}
+.files-changed .file-list{margin:4px 0;padding-left:20px}
 .hide-tools .tool-call,.hide-tools .role-tool{display:none}
 .hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-doctag{color:var(--k)}
 .hljs-string,.hljs-regexp,.hljs-addition,.hljs-template-tag{color:var(--s)}

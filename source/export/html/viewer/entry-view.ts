@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { checkpointElement } from "./checkpoint-view.js";
 import { arr, num, str, type ViewEntry } from "./data.js";
 import { el, lazyDetails, pre } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
@@ -66,6 +67,7 @@ export function entryElement(entry: ViewEntry, context: PathContext): HTMLElemen
 		case "label":
 			return marker(entry, `Label ${str(raw.label) === undefined ? "cleared" : `“${str(raw.label)}”`}`);
 		case "custom":
+			if (raw.customType === "checkpoint") return checkpointElement(entry);
 			return marker(entry, `Extension state: ${str(raw.customType) ?? "?"}`);
 		case "ttsr_injection":
 			return marker(
