@@ -6,31 +6,27 @@ import {
 	type AppControllerOptions,
 	type AppScreen,
 	type AppSnapshot,
-	DOUBLE_PRESS_MS,
 	FORKED,
 	HINT_MS,
 	type LockedChoice,
 	OPENED_READ_ONLY,
 	QUEUED_FOLLOW_UP,
-	QUIT_HINT,
 	RESUME_CANCELLED,
 	RESUMED,
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
+import { errorText } from "./error-text.js";
 import type { KeyAction } from "./keymap.js";
 import { RewindController } from "./rewind-controller.js";
 import { hitNotices, type OpenHitOutcome, openedAtMatchNotice } from "./search-controller.js";
-import { RESUME_CANCELLED_NOTICE, type ResumeOutcome } from "./selector-controller.js";
+import { type ResumeOutcome, resumeNotice } from "./selector-controller.js";
+import { StopKeys } from "./stop-keys.js";
 import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
 
 export * from "./app-state.js";
 
 type Confirm = Extract<CommandResult, { kind: "confirm" }>;
 type Listener = () => void;
-
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The app as plain state and actions: which screen shows, and everything a key on it does —
@@ -43,7 +39,6 @@ export class AppController {
 	readonly #exitListeners = new Set<Listener>();
 	#snapshot: AppSnapshot = { screen: { kind: "chat" }, editor: { text: "", key: 0 } };
 	#treeKey = 0;
-	#lastInterrupt = Number.NEGATIVE_INFINITY;
 	#pendingConfirm: Confirm | undefined;
 	/** A search hit waiting on the locked-session choice. */
 	#pendingHit: SearchHit | undefined;
@@ -53,9 +48,14 @@ export class AppController {
 
 	/** Code restores, `/rewind` and the diff (through this controller's screens and commands). */
 	readonly rewind: RewindController;
+	readonly #stop: StopKeys;
 
 	constructor(options: AppControllerOptions) {
 		this.#o = options;
+		this.#stop = new StopKeys(options, {
+			exit: () => this.#exit(),
+			clearEditor: () => this.#setEditorText(""),
+		});
 		this.rewind = new RewindController({
 			session: options.session,
 			show: (screen) => this.#show(screen),
@@ -116,7 +116,7 @@ export class AppController {
 		this.#draft = text;
 	}
 
-	#report = (error: unknown): void => this.#o.chat.notice("error", describe(error));
+	#report = (error: unknown): void => this.#o.chat.notice("error", errorText(error));
 
 	/** Rebuilds the transcript from the session and shows its end (after a switch, a move, a compaction). */
 	redraw(): void {
@@ -191,26 +191,12 @@ export class AppController {
 
 	/** Escape: cancels the running command, else stops the agent's turn. */
 	escape(): void {
-		const { chat, commands, session } = this.#o;
-		if (commands.cancel()) return;
-		const now = chat.getSnapshot();
-		if (!now.streaming && now.activity === undefined) return;
-		void session.abort().then(() => chat.notice("warning", "Stopped."));
+		this.#stop.escape();
 	}
 
 	/** Ctrl+C: stops work, else clears the editor, else warns; twice within a second quits. */
 	interrupt(editorEmpty: boolean): void {
-		const now = (this.#o.now ?? Date.now)();
-		if (now - this.#lastInterrupt < DOUBLE_PRESS_MS) {
-			this.#exit();
-			return;
-		}
-		this.#lastInterrupt = now;
-		const current = this.#o.chat.getSnapshot();
-		if (current.streaming || current.activity !== undefined) this.escape();
-		else if (!editorEmpty) this.#setEditorText("");
-		// A passing line above the editor: it is not part of the conversation.
-		else this.#o.chat.flash(QUIT_HINT, DOUBLE_PRESS_MS);
+		this.#stop.interrupt(editorEmpty);
 	}
 
 	/** Ctrl+C on a screen other than the chat quits at once. */
@@ -254,16 +240,12 @@ export class AppController {
 			case "quit":
 				this.#exit();
 				return;
-			case "confirm":
+			case "confirm": {
 				this.#pendingConfirm = result;
-				this.#show({
-					kind: "confirm",
-					title: result.title,
-					details: result.details,
-					confirmLabel: result.confirmLabel,
-					detailsLabel: result.detailsLabel,
-				});
+				const { title, details, confirmLabel, detailsLabel } = result;
+				this.#show({ kind: "confirm", title, details, confirmLabel, detailsLabel });
 				return;
+			}
 		}
 	}
 
@@ -275,30 +257,29 @@ export class AppController {
 
 	/** The confirm screen's yes: runs the confirmed action (Escape cancels it like a command). */
 	confirm(): void {
-		const pending = this.#pendingConfirm;
-		this.#pendingConfirm = undefined;
-		this.showChat();
+		const pending = this.#closeConfirm();
 		if (pending) this.#runCommand(pending.run);
 	}
 
 	/** The confirm screen's no. */
 	cancelConfirm(): void {
+		const pending = this.#closeConfirm();
+		if (pending) this.#o.chat.notice("warning", pending.cancelNotice);
+	}
+
+	#closeConfirm(): Confirm | undefined {
 		const pending = this.#pendingConfirm;
 		this.#pendingConfirm = undefined;
 		this.showChat();
-		if (pending) this.#o.chat.notice("warning", pending.cancelNotice);
+		return pending;
 	}
 
 	// ── resuming ────────────────────────────────────────────────────────────
 
 	#reportResume(outcome: ResumeOutcome, success: string): void {
-		const { chat, selector } = this.#o;
-		if (outcome === "resumed") {
-			this.redraw();
-			chat.notice("info", success);
-		} else if (outcome === "cancelled") chat.notice("warning", RESUME_CANCELLED_NOTICE);
-		else if (outcome === "stopped") chat.notice("info", selector.getSnapshot().notice ?? "Stopped reading the session");
-		else chat.notice("error", `Could not resume: ${selector.getSnapshot().error ?? "unknown error"}`);
+		if (outcome === "resumed") this.redraw();
+		const notice = resumeNotice(outcome, success, this.#o.selector.getSnapshot());
+		this.#o.chat.notice(notice.level, notice.text);
 	}
 
 	#showLocked(path: string): void {

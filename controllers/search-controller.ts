@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { parseSearchQuery } from "../source/index/search-filters.js";
 import { type SearchHit, SessionIndex } from "../source/index/session-index.js";
 import type { AgentSession } from "../source/session/agent-session.js";
+import { errorText } from "./error-text.js";
 import type { ResumeOutcome } from "./selector-controller.js";
 
 /** Which sessions the search covers: this project's, or every project's. */
@@ -101,10 +102,6 @@ type Listener = () => void;
 
 const DEFAULT_LIMIT = 50;
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Full-text search over every session for the search screen: answers from the index as it is at
  * once, brings the index up to date in the background and answers again. Plain TS, bound in the
@@ -172,7 +169,7 @@ export class SearchController {
 			try {
 				this.#index = (this.#options.openIndex ?? (() => SessionIndex.open()))();
 			} catch (error) {
-				this.#set({ error: `Search index unavailable: ${messageOf(error)}` });
+				this.#set({ error: `Search index unavailable: ${errorText(error)}` });
 			}
 		}
 		return this.#index;
@@ -209,7 +206,7 @@ export class SearchController {
 				await index.refresh();
 				if (!this.#disposed) this.#run();
 			} catch (error) {
-				if (!this.#disposed) this.#set({ error: `Could not update the search index: ${messageOf(error)}` });
+				if (!this.#disposed) this.#set({ error: `Could not update the search index: ${errorText(error)}` });
 			} finally {
 				this.#refreshing = undefined;
 				if (!this.#disposed) this.#set({ refreshing: false });

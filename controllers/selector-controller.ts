@@ -16,6 +16,7 @@ import { SessionManager } from "../source/session/session-manager.js";
 import { getDefaultSessionDir } from "../source/session/session-paths.js";
 import { moveSessionToTrash } from "../source/session/session-trash.js";
 import type { SessionInfo } from "../source/session/types.js";
+import { errorText } from "./error-text.js";
 
 /** Which sessions the picker lists: this project's, or every project's. */
 export type SelectorScope = "project" | "all";
@@ -60,10 +61,6 @@ export const RESUME_CANCELLED_NOTICE = "Resume cancelled by an extension";
 
 type Listener = () => void;
 type RenameFn = (from: string, to: string) => Promise<void>;
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 function samePath(a: string | undefined, b: string): boolean {
 	return a !== undefined && resolve(a) === resolve(b);
@@ -134,7 +131,7 @@ export class SelectorController {
 			const sessions = scope === "all" ? await listAllSessions() : await listProjectSessions(cwd, sessionDir);
 			if (current()) this.#set({ loading: false, sessions });
 		} catch (error) {
-			if (current()) this.#set({ loading: false, sessions: [], error: messageOf(error) }, ["progress"]);
+			if (current()) this.#set({ loading: false, sessions: [], error: errorText(error) }, ["progress"]);
 		}
 	}
 
@@ -142,7 +139,7 @@ export class SelectorController {
 		try {
 			return stagedListing(scope);
 		} catch (error) {
-			log.warn(`session index unavailable, reading session files: ${messageOf(error)}`);
+			log.warn(`session index unavailable, reading session files: ${errorText(error)}`);
 			return undefined;
 		}
 	}
@@ -175,7 +172,7 @@ export class SelectorController {
 			const trashed = await moveSessionToTrash(path, { now, renameImpl: this.#renameImpl });
 			if (trashed === undefined) failure = `Session file not found: ${path}`;
 		} catch (error) {
-			failure = messageOf(error);
+			failure = errorText(error);
 		}
 		await this.load();
 		if (failure !== undefined) this.#set({ error: failure });
@@ -205,7 +202,7 @@ export class SelectorController {
 				}
 			}
 		} catch (error) {
-			failure = messageOf(error);
+			failure = errorText(error);
 		}
 		await this.load();
 		if (failure !== undefined) this.#set({ error: failure });
@@ -236,7 +233,7 @@ export class SelectorController {
 				this.#set({ notice: error.message }, ["error"]);
 				return "stopped";
 			}
-			this.#set({ error: messageOf(error) });
+			this.#set({ error: errorText(error) });
 			// Another xcsh has it: the UI offers fork / read-only / cancel.
 			return error instanceof SessionLockedError ? "locked" : "failed";
 		} finally {
@@ -260,9 +257,32 @@ export class SelectorController {
 			copy = fork.getSessionFile();
 			await fork.close();
 		} catch (error) {
-			this.#set({ error: messageOf(error) });
+			this.#set({ error: errorText(error) });
 			return "failed";
 		}
 		return copy ? this.resumeSession(copy) : "failed";
+	}
+}
+
+/** What the chat says after a resume: `success` when it happened, else why not. */
+export function resumeNotice(
+	outcome: ResumeOutcome,
+	success: string,
+	snapshot: Pick<SelectorSnapshot, "notice" | "error">,
+): { level: "info" | "warning" | "error"; text: string } {
+	switch (outcome) {
+		case "resumed":
+			return { level: "info", text: success };
+		case "cancelled":
+			return { level: "warning", text: RESUME_CANCELLED_NOTICE };
+		case "stopped":
+			return { level: "info", text: snapshot.notice ?? "Stopped reading the session" };
+		case "failed":
+		case "locked":
+			return { level: "error", text: `Could not resume: ${snapshot.error ?? "unknown error"}` };
+		default: {
+			const unknown: never = outcome;
+			return unknown;
+		}
 	}
 }

@@ -9,7 +9,7 @@ import { copyArtifacts } from "./artifacts.js";
 import { type CompactionResult, Compactor } from "./compactor.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
-import { convertToLlm } from "./messages.js";
+import { convertToLlm, createUserMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
 import type { SessionManager } from "./session-manager.js";
@@ -20,10 +20,6 @@ import type { SessionContext } from "./types.js";
 
 export type { AgentSessionOptions } from "./agent-session-options.js";
 export { type ModelResolver, modelRef } from "./model-resolver.js";
-
-function userMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
-	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
-}
 
 /**
  * The one object the UI talks to: runs the agent, persists every finished message through the
@@ -153,7 +149,7 @@ export class AgentSession {
 		const refusal = this.promptRefusal;
 		if (refusal) throw new Error(refusal);
 		this.#choice.record();
-		const messages = [...this.#nextTurn.splice(0), userMessage(text, images)];
+		const messages = [...this.#nextTurn.splice(0), createUserMessage(text, images)];
 		await this.#turnHooks?.beforeTurn();
 		try {
 			try {
@@ -170,13 +166,13 @@ export class AgentSession {
 	/** Interrupts the current turn with a message (or prompts when idle). */
 	async steer(text: string): Promise<void> {
 		if (!this.isStreaming) return this.prompt(text);
-		this.#agent.steer(userMessage(text));
+		this.#agent.steer(createUserMessage(text));
 	}
 
 	/** Queues a message for when the agent would otherwise stop (or prompts when idle). */
 	async followUp(text: string): Promise<void> {
 		if (!this.isStreaming) return this.prompt(text);
-		this.#agent.followUp(userMessage(text));
+		this.#agent.followUp(createUserMessage(text));
 	}
 
 	/** Queues a message (an extension's custom message) to go out with the next prompt. */

@@ -62,6 +62,11 @@ function toEpochMs(timestamp: string): number {
 	return Number.isNaN(ms) ? 0 : ms;
 }
 
+/** A prompt the person typed, with any images pasted into it. */
+export function createUserMessage(text: string, images: readonly ImageContent[] = []): AgentMessage {
+	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+}
+
 /** Builds the agent message for a `custom_message` entry. */
 export function createCustomMessage<T>(
 	customType: string,

@@ -1,8 +1,9 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
 import { scanLines } from "./line-scan.js";
 import { type UserLike, userMessageText } from "./messages.js";
 import { locateHeaderLine, parseHeaderOf } from "./session-header.js";
+import { getDefaultSessionDir } from "./session-paths.js";
 import { FileSessionStorage, type SessionStorage, type StorageStat } from "./session-storage.js";
 import type { SessionHeader, SessionInfo } from "./types.js";
 
@@ -188,4 +189,18 @@ export async function listSessionsIn(dirs: readonly string[], storage: SessionSt
 export function allSessionDirs(storage: SessionStorage): string[] {
 	const root = getSessionsRoot();
 	return storage.listDirsSync(root).map((name) => join(root, name));
+}
+
+/** Sessions of one project, newest first, read from the files (`listProjectSessions` prefers the index). */
+export function listProjectSessionFiles(
+	cwd: string,
+	sessionDir?: string,
+	storage: SessionStorage = new FileSessionStorage(),
+): Promise<SessionInfo[]> {
+	return listSessionsIn([resolve(sessionDir ?? getDefaultSessionDir(cwd))], storage);
+}
+
+/** Sessions of every project under the agent dir, newest first, read from the files. */
+export function listAllSessionFiles(storage: SessionStorage = new FileSessionStorage()): Promise<SessionInfo[]> {
+	return listSessionsIn(allSessionDirs(storage), storage);
 }

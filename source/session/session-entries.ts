@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import type { EntryBodies } from "./entry-bodies.js";
+import { type EntryShape, isoNow, type NewEntry, type SessionInitOptions, withoutUndefined } from "./entry-fields.js";
 import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
 import { type EntrySlot, factsOf, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
@@ -16,38 +17,10 @@ import { buildTree, ChildIndex } from "./session-tree.js";
 import { buildSummaryTree, type SummaryTreeNode } from "./summary-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
-/** An entry as stored: one of the taxonomy, or an unknown type kept verbatim. */
-type NewEntry<T extends SessionEntry = SessionEntry> = T extends SessionEntry
-	? Omit<T, "id" | "parentId" | "timestamp">
-	: never;
+export type { EntryShape, SessionInitOptions };
 
 /** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
 const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
-
-/** Where an entry sits in the tree, readable without its body. */
-export interface EntryShape {
-	readonly type: string;
-	readonly id: string;
-	readonly parentId: string | null;
-	readonly timestamp: string;
-}
-
-/** Options for `appendSessionInit`. */
-export interface SessionInitOptions {
-	systemPrompt: string;
-	task?: string;
-	tools: string[];
-	outputSchema?: unknown;
-}
-
-function isoNow(): string {
-	return new Date().toISOString();
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-	for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-	return value;
-}
 
 /**
  * The in-memory session tree: entries in insertion order, an id index, labels and the movable

@@ -49,3 +49,11 @@ export interface ForkResult {
 	previousSessionFile: string | undefined;
 	sessionFile: string;
 }
+
+/** How `SessionManager.create` starts a session. */
+export interface CreateOptions extends StorageOptions {
+	/** Dates the header and every entry (an import replays another tool's times); default now. */
+	clock?: () => string;
+	/** false: leaves this terminal's `--continue` target alone. */
+	breadcrumb?: boolean;
+}

@@ -4,13 +4,15 @@ import { createSessionId } from "./ids.js";
 import type { EntrySlot } from "./lazy-entry.js";
 import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
-import { allSessionDirs, listSessionsIn } from "./session-discovery.js";
+import { listAllSessionFiles, listProjectSessionFiles } from "./session-discovery.js";
 import { SessionEntries } from "./session-entries.js";
 import { type HeldLock, lockForWriting, readOnlyReasonOf, refuseIfHeld } from "./session-file-access.js";
+import type { SessionLoadReport } from "./session-load-state.js";
 import type { ReadProgress } from "./session-loader.js";
 import type { LockInfo } from "./session-lock.js";
 import type {
 	ContinueOptions,
+	CreateOptions,
 	ForkResult,
 	OpenFileOptions,
 	OpenOptions,
@@ -26,9 +28,6 @@ import { writeTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionInfo } from "./types.js";
 
 export type { SessionInitOptions } from "./session-entries.js";
-
-import type { SessionLoadReport } from "./session-load-state.js";
-
 export type { SessionLoadReport };
 
 /**
@@ -65,15 +64,8 @@ export class SessionManager extends SessionEntries {
 		this.#persistence = new SessionPersistence(storage);
 	}
 
-	/**
-	 * A new persistent session for `cwd` (nothing is written before the first assistant message).
-	 * `clock` dates the header and every entry (an import replays another tool's times); `breadcrumb:
-	 * false` leaves this terminal's `--continue` target alone.
-	 */
-	static async create(
-		cwd: string,
-		options: StorageOptions & { clock?: () => string; breadcrumb?: boolean } = {},
-	): Promise<SessionManager> {
+	/** A new persistent session for `cwd` (nothing is written before the first assistant message). */
+	static async create(cwd: string, options: CreateOptions = {}): Promise<SessionManager> {
 		const manager = new SessionManager(
 			cwd,
 			options.sessionDir ?? getDefaultSessionDir(cwd),
@@ -159,14 +151,12 @@ export class SessionManager extends SessionEntries {
 
 	/** Sessions of one project, newest first, read from the files (`listProjectSessions` prefers the index). */
 	static list(cwd: string, sessionDir?: string, storage?: SessionStorage): Promise<SessionInfo[]> {
-		const store = storage ?? new FileSessionStorage();
-		return listSessionsIn([resolve(sessionDir ?? getDefaultSessionDir(cwd))], store);
+		return listProjectSessionFiles(cwd, sessionDir, storage);
 	}
 
 	/** Sessions of every project under the agent dir, newest first, read from the files. */
 	static listAll(storage?: SessionStorage): Promise<SessionInfo[]> {
-		const store = storage ?? new FileSessionStorage();
-		return listSessionsIn(allSessionDirs(store), store);
+		return listAllSessionFiles(storage);
 	}
 
 	// ── loading and identity ────────────────────────────────────────────────
