@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync } from "node:fs";
-import { mkdir, open, rename, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { getAgentDir } from "./agent-dir.js";
+import { replaceAtomically } from "./atomic-replace.js";
 
 // Sessions hold every prompt, file and command output unredacted: nobody but the person may read them.
 /** Mode of every folder xcsh creates under the agent dir. */
@@ -24,21 +24,8 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
  * Writes a private file so readers see the old bytes or the new ones, never half: a temp file beside
  * it (`.<name>.<random>.tmp`), fsynced, then renamed over it.
  */
-export async function writePrivateFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
-	const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString("hex")}.tmp`);
-	try {
-		const handle = await open(temp, "w", PRIVATE_FILE_MODE);
-		try {
-			await handle.writeFile(bytes);
-			await handle.sync();
-		} finally {
-			await handle.close();
-		}
-		await rename(temp, target);
-	} catch (error) {
-		await unlink(temp).catch(() => undefined);
-		throw error;
-	}
+export function writePrivateFileAtomically(target: string, bytes: Uint8Array): Promise<void> {
+	return replaceAtomically(target, bytes, PRIVATE_FILE_MODE);
 }
 
 /**
