@@ -3,54 +3,38 @@ import { LazyEntry } from "../../source/session/lazy-entry.js";
 import { SessionLineParser } from "../../source/session/session-lines.js";
 import type { SessionHeader } from "../../source/session/types.js";
 
+const HEADER: SessionHeader = {
+	type: "session",
+	version: 3,
+	id: "s",
+	timestamp: "2026-01-01T00:00:00.000Z",
+	cwd: "/p",
+};
+
+/** Resumes from `entries` and reads one appended custom entry (`id` under `parentId`) at line `number`. */
+function resumeAndAppend(entries: readonly LazyEntry[], id: string, parentId: string, number: number) {
+	const parser = SessionLineParser.resume(HEADER, entries, []);
+	const text = JSON.stringify({ type: "custom", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", customType: "x" });
+	parser.push({ number, offset: number * 10, length: text.length, text });
+	return parser.finish(false);
+}
+
 describe("SessionLineParser.resume", () => {
 	it("goes on from a cached skeleton of 600,000 entries (a 5 GB session's worth)", () => {
-		const header: SessionHeader = {
-			type: "session",
-			version: 3,
-			id: "s",
-			timestamp: "2026-01-01T00:00:00.000Z",
-			cwd: "/p",
-		};
 		const entries = Array.from(
 			{ length: 600_000 },
 			(_, i) =>
 				new LazyEntry("message", `e${i}`, i === 0 ? null : `e${i - 1}`, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
 		);
-		const parser = SessionLineParser.resume(header, entries, []);
-		const text = JSON.stringify({
-			type: "custom",
-			id: "next",
-			parentId: "e599999",
-			timestamp: "2026-01-01T00:00:01.000Z",
-			customType: "x",
-		});
-		parser.push({ number: 600_002, offset: 6_000_000, length: text.length, text });
-		const read = parser.finish(false);
+		const read = resumeAndAppend(entries, "next", "e599999", 600_002);
 		expect(read.kind === "ok" && read.entries.length).toBe(600_001);
 	});
 
 	it("still refuses an appended line whose id the cached skeleton already has", () => {
-		const header: SessionHeader = {
-			type: "session",
-			version: 3,
-			id: "s",
-			timestamp: "2026-01-01T00:00:00.000Z",
-			cwd: "/p",
-		};
 		const entries = ["a", "b"].map(
 			(id, i) => new LazyEntry("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
 		);
-		const parser = SessionLineParser.resume(header, entries, []);
-		const text = JSON.stringify({
-			type: "custom",
-			id: "b",
-			parentId: "a",
-			timestamp: "2026-01-01T00:00:01.000Z",
-			customType: "x",
-		});
-		parser.push({ number: 4, offset: 40, length: text.length, text });
-		const read = parser.finish(false);
+		const read = resumeAndAppend(entries, "b", "a", 4);
 		expect(read.kind === "ok" && read.skipped).toEqual([{ line: 4, message: "duplicate entry id b" }]);
 		expect(read.kind === "ok" && read.entries.length).toBe(2);
 	});
