@@ -76,10 +76,11 @@ const RowLine = memo(function RowLine({ row, selected, width, files }: RowLinePr
 			<Text color="green" bold={here}>
 				{marker}
 			</Text>
+			{/* Before the text, which a narrow window cuts: the count is what a person looks for. */}
+			{files === undefined ? null : <Text color="magenta">{fileCountLabel(files)} </Text>}
 			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={here}>
 				{safeLine(row.text)}
 			</Text>
-			{files === undefined ? null : <Text color="magenta"> {fileCountLabel(files)}</Text>}
 			{row.label === undefined ? null : <Text color="yellow"> [{safeLine(row.label)}]</Text>}
 		</Text>
 	);

@@ -12,6 +12,34 @@ afterEach(() => {
 });
 
 describe("TreeView with file checkpoints", () => {
+	it("keeps ±N files on screen in a narrow window, where a long row's text is cut", async () => {
+		const sm = SessionManager.inMemory("/p");
+		sm.appendMessage(userMessage("write a"));
+		const answer = sm.appendMessage(assistantMessage(`wrote a ${"long answer ".repeat(20)}`));
+		const instance = await renderAndWait(
+			<TreeView
+				tree={sm.getSummaryTree()}
+				leafId={sm.getLeafId()}
+				height={12}
+				width={36}
+				isActive
+				fileCounts={new Map([[answer, 3]])}
+				onNavigate={() => {}}
+				onLabel={() => {}}
+				onCancel={() => {}}
+				onCheckCode={() => new Promise<CodeCheck>(() => {})}
+				onRestore={() => {}}
+			/>,
+			(f) => f.includes("write a"),
+		);
+		unmount = instance.unmount;
+		const row = instance
+			.lastFrame()!
+			.split("\n")
+			.find((line) => line.includes("±3 files"));
+		expect(row).toContain("assistant: wrote a");
+	});
+
 	it("shows ±N files on a turn's row, compares the files on Enter, then offers the restore and reports the choice", async () => {
 		const sm = SessionManager.inMemory("/p");
 		sm.appendMessage(userMessage("write a"));
@@ -38,7 +66,7 @@ describe("TreeView with file checkpoints", () => {
 			(f) => f.includes("wrote b"),
 		);
 		unmount = instance.unmount;
-		expect(instance.lastFrame()).toContain("assistant: wrote a ±2 files");
+		expect(instance.lastFrame()).toContain("±2 files assistant: wrote a");
 		await pressAndWaitFor(instance, KEYS.up, (f) => f.includes("❯ • user: write b"));
 		await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes(CHECKING_FILES) && f.includes("Esc back"));
 		expect(onCheckCode).toHaveBeenCalledTimes(1);
