@@ -2,10 +2,14 @@
  * Checkpoints: `npm run bench:checkpoints`.
  *
  * On generated projects (10,000 files, then BENCH_BIG_FILES, default 100,000) it measures, as
- * medians of BENCH_RUNS runs (default 7): a turn's checkpoint cost (the snapshot before the turn
- * plus the one after it, one file changed), next to `git status --porcelain` on the same tree as
- * the baseline; restoring 100 changed files (guard snapshot, diff, write); and the store's growth
- * over BENCH_TURNS turns (default 1,000) that each change one line of the same file.
+ * medians of BENCH_RUNS runs (default 7): a turn's checkpoint cost, driven through TurnCheckpoints
+ * as AgentSession drives it (one file changed by the turn's tool): the snapshot work of the turn
+ * (before + after + the diff of the record), and what the turn waits for: with a model that answers
+ * at once (the offline model, the worst case) and with one that takes BENCH_MODEL_MS (default 300)
+ * to ask for its first tool, which the "before" snapshot overlaps; next to `git status --porcelain`
+ * on the same tree as the baseline. Then restoring 100 changed files (guard snapshot, diff, write)
+ * and the store's growth over BENCH_TURNS turns (default 1,000) that each change one line of the
+ * same file.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -14,11 +18,15 @@ import { join } from "node:path";
 import { writeFiles } from "../source/checkpoints/file-writer.js";
 import { ShadowRepo } from "../source/checkpoints/shadow-repo.js";
 import { rawChanges } from "../source/checkpoints/tree-diff.js";
+import { TurnCheckpoints } from "../source/checkpoints/turn-checkpoints.js";
+import { SessionManager } from "../source/session/session-manager.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BIG = Number(process.env.BENCH_BIG_FILES ?? 100_000);
 const TURNS = Number(process.env.BENCH_TURNS ?? 1000);
+const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 300);
 const root = mkdtempSync(join(tmpdir(), "xcsh-bench-checkpoints-"));
+process.env.XCSH_AGENT_DIR = join(root, "agent");
 
 function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -76,25 +84,56 @@ async function turnCost(files: number): Promise<void> {
 	await repo.snapshot("bench", "first");
 	console.log(`  first snapshot of a new store: ${ms(performance.now() - start)}`);
 	const status: number[] = [];
-	const turns: number[] = [];
 	const single: number[] = [];
 	for (let run = 0; run < RUNS; run++) {
 		status.push(await time(() => userGit(project, ["status", "--porcelain"])));
-		turns.push(
-			await time(async () => {
-				await repo.snapshot("bench", "before");
-				writeFileSync(join(project, "pkg0", "mod0", "file0.ts"), `export const value0 = ${run};\n`);
-				await repo.snapshot("bench", "after");
-			}),
-		);
 		writeFileSync(join(project, "pkg0", "mod0", "file1.ts"), `export const value1 = ${run};\n`);
 		single.push(await time(() => repo.snapshot("bench", "one")));
 	}
 	console.log(`  git status --porcelain (baseline):      ${ms(median(status))}`);
 	console.log(`  one snapshot, 1 file changed:           ${ms(median(single))}`);
-	console.log(`  a turn's checkpoint (before + after):   ${ms(median(turns))}`);
+	const session = await SessionManager.create(project);
+	const hooks = new TurnCheckpoints(session, (text) => console.log(`  note: ${text}`));
+	await hooks.prepare();
+	// The session's first turn records its baseline (and waits for it); the turns measured are later ones.
+	await turn(hooks, 0, () => {});
+	const work: number[] = [];
+	const waitedFast: number[] = [];
+	const waitedModel: number[] = [];
+	for (let run = 0; run < RUNS; run++) {
+		const change = (value: string) => () =>
+			writeFileSync(join(project, "pkg0", "mod0", "file0.ts"), `export const value0 = "${value}";\n`);
+		const fast = await turn(hooks, 0, change(`fast ${run}`));
+		work.push(fast.work);
+		waitedFast.push(fast.waited);
+		waitedModel.push((await turn(hooks, MODEL_MS, change(`model ${run}`))).waited);
+	}
+	const recorded = session.getEntries().filter((e) => e.type === "custom").length;
+	if (recorded !== 1 + 2 * RUNS) throw new Error(`expected ${1 + 2 * RUNS} checkpoint entries, found ${recorded}`);
+	console.log(`  a turn's checkpoint work (before + after + diff):  ${ms(median(work))}`);
+	console.log(`  what a turn waits for, model answering at once:    ${ms(median(waitedFast))}`);
+	console.log(`  what a turn waits for, model taking ${MODEL_MS} ms:      ${ms(median(waitedModel))}`);
+	await session.close();
 	if (files === 10_000) await restoreCost(repo, project);
 	if (files === 10_000) await growth(repo, project);
+}
+
+/**
+ * One turn as AgentSession runs it: beforeTurn, the model (modelMs), beforeTool, the tool's change,
+ * afterTurn. `waited` is the time spent in the hooks; `work` is all of it with the model's time out.
+ */
+async function turn(
+	hooks: TurnCheckpoints,
+	modelMs: number,
+	change: () => void,
+): Promise<{ waited: number; work: number }> {
+	const start = performance.now();
+	let waited = await time(() => hooks.beforeTurn());
+	if (modelMs > 0) await new Promise((resolve) => setTimeout(resolve, modelMs));
+	waited += await time(() => hooks.beforeTool());
+	change();
+	waited += await time(() => hooks.afterTurn());
+	return { waited, work: performance.now() - start - modelMs };
 }
 
 async function restoreCost(repo: ShadowRepo, project: string): Promise<void> {

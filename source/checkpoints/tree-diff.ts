@@ -14,31 +14,35 @@ const STATUS_LETTERS: Record<string, FileStatus> = { A: "added", M: "modified", 
 
 /** The paths that differ from tree `from` to tree `to` (renames seen as delete + add). */
 export async function rawChanges(repo: ShadowRepo, from: string, to: string): Promise<RawChange[]> {
-	const out = await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
-	const fields = out.split("\0");
+	return parseRaw((await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to])).split("\0")).changes;
+}
+
+/** The leading `-z --raw` records (":<mode> <mode> <blob> <blob> <letter>\0<path>\0" per path), and where they end. */
+function parseRaw(fields: readonly string[]): { changes: RawChange[]; end: number } {
 	const changes: RawChange[] = [];
-	// -z --raw: ":<mode> <mode> <blob> <blob> <letter>\0<path>\0" per path.
-	for (let i = 0; i + 1 < fields.length; i += 2) {
+	let i = 0;
+	for (; i + 1 < fields.length; i += 2) {
 		const meta = fields[i]!;
-		const path = fields[i + 1]!;
 		if (!meta.startsWith(":")) break;
+		const path = fields[i + 1]!;
 		const [, dstMode, , dstBlob, letter] = meta.slice(1).split(" ");
 		const status = STATUS_LETTERS[letter?.[0] ?? ""];
 		if (!status || dstMode === undefined || dstBlob === undefined) continue;
 		changes.push({ path, status, mode: dstMode, blob: dstBlob });
 	}
-	return changes;
+	return { changes, end: i };
 }
 
-/** The files changed from tree `from` to tree `to`, with +/- line counts. */
+/** The files changed from tree `from` to tree `to`, with +/- line counts (one git call: raw then numstat). */
 export async function fileChanges(repo: ShadowRepo, from: string, to: string): Promise<FileChange[]> {
-	const raw = await rawChanges(repo, from, to);
-	if (raw.length === 0) return [];
-	const out = await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--numstat", from, to]);
+	const fields = (await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", from, to])).split(
+		"\0",
+	);
+	const { changes: raw, end } = parseRaw(fields);
 	const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
-	// -z --numstat: "<added>\t<removed>\t<path>\0"; binary files say "-\t-".
-	for (const record of out.split("\0")) {
-		const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(record);
+	// -z --numstat after the raw part: "<added>\t<removed>\t<path>\0"; binary files say "-\t-".
+	for (let i = end; i < fields.length; i++) {
+		const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(fields[i]!);
 		if (!match) continue;
 		const binary = match[1] === "-";
 		counts.set(match[3]!, { added: binary ? 0 : Number(match[1]), removed: binary ? 0 : Number(match[2]), binary });

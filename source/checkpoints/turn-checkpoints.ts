@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { formatSize } from "../agent/tools/truncate.js";
+import type { TurnHooks } from "../session/agent-session-options.js";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "./checkpoint-data.js";
 import { allCheckpoints, type CheckpointTree } from "./checkpoint-timeline.js";
 import { GIT_MISSING_NOTICE, gitAvailable } from "./git-process.js";
@@ -8,10 +9,11 @@ import { openProjectStore } from "./project-store.js";
 import type { ShadowRepo, SkippedFile, Snapshot } from "./shadow-repo.js";
 import { fileChanges } from "./tree-diff.js";
 
-/** What AgentSession calls around each prompt's run (never throws: a failed checkpoint is a notice). */
-export interface TurnHooks {
-	beforeTurn(): Promise<void>;
-	afterTurn(): Promise<void>;
+/** The files before a turn, as recorded in a project's store. */
+interface BeforeTurn {
+	readonly repo: ShadowRepo;
+	readonly snapshot: Snapshot;
+	readonly sessionId: string;
 }
 
 /** The session a turn is recorded in (SessionManager fits). */
@@ -49,7 +51,11 @@ export class TurnCheckpoints implements TurnHooks {
 	readonly #recorded = new Set<string>();
 	readonly #noted = new Set<string>();
 	#off = false;
-	#before: { repo: ShadowRepo; snapshot: Snapshot; sessionId: string } | undefined;
+	/** This turn's snapshot before it, started by `beforeTurn`. */
+	#before: Promise<BeforeTurn | undefined> | undefined;
+	/** The wait every tool call of this turn shares. */
+	#toolGate: Promise<void> | undefined;
+	#toolRan = false;
 	readonly #activity: CheckpointActivity;
 	/** The project's first snapshot (store opened, index filled): started by `prepare`, settled never rejects. */
 	#warming: Promise<void> | undefined;
@@ -82,37 +88,40 @@ export class TurnCheckpoints implements TurnHooks {
 		});
 	}
 
-	/** Snapshots the files before a turn (and records the baseline of a session that has none). */
+	/**
+	 * Starts the snapshot of the files before a turn. The model is asked meanwhile: only a tool can
+	 * change files, and each waits for it (`beforeTool`). A session's first checkpointed turn waits
+	 * here instead, because its baseline entry must come before the prompt in the session.
+	 */
 	async beforeTurn(): Promise<void> {
-		this.#before = undefined;
-		const warming = this.prepare();
-		if (!this.#warm) {
-			this.#activity(RECORDING_ACTIVITY);
-			try {
-				await warming;
-			} finally {
-				this.#activity(undefined);
-			}
-		}
-		const repo = await this.#repo();
-		if (!repo) return;
+		this.#toolRan = false;
+		this.#toolGate = undefined;
 		const sessionId = this.#session.getSessionId();
-		await this.#guard(async () => {
-			const snapshot = await repo.snapshot(sessionId, "xcsh: before a turn");
-			this.#noteSkipped(snapshot, repo);
-			if (!this.#hasCheckpoints(sessionId)) {
-				this.#append({ v: 1, kind: "baseline", commit: snapshot.commit });
-				this.#recorded.add(sessionId);
-			}
-			this.#before = { repo, snapshot, sessionId };
-		});
+		const needsBaseline = !this.#hasCheckpoints(sessionId);
+		this.#before = this.#takeBefore(sessionId, needsBaseline);
+		if (needsBaseline) await this.#waitShowingActivity(this.#before);
 	}
 
-	/** Snapshots the files after a turn; records a checkpoint entry when the turn changed any. */
-	async afterTurn(): Promise<void> {
+	/** Waits, before a tool runs, until the files before the turn are recorded. */
+	beforeTool(): Promise<void> {
+		this.#toolRan = true;
 		const before = this.#before;
+		if (!before) return Promise.resolve();
+		this.#toolGate ??= this.#waitShowingActivity(before);
+		return this.#toolGate;
+	}
+
+	/** Snapshots the files after a turn whose tools ran; records a checkpoint entry when they changed any. */
+	async afterTurn(): Promise<void> {
+		const pending = this.#before;
 		this.#before = undefined;
-		if (!before || before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return;
+		this.#toolGate = undefined;
+		if (!pending) return;
+		const before = await pending;
+		// Without a tool call nothing of the turn's could change a file; anything else that did is
+		// the next turn's "before".
+		if (!before || !this.#toolRan) return;
+		if (before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return;
 		await this.#guard(async () => {
 			const after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn");
 			this.#noteSkipped(after, before.repo);
@@ -127,6 +136,38 @@ export class TurnCheckpoints implements TurnHooks {
 				files,
 			});
 		});
+	}
+
+	/** The snapshot before a turn (after the project's first one); never rejects. */
+	async #takeBefore(sessionId: string, baseline: boolean): Promise<BeforeTurn | undefined> {
+		await this.prepare();
+		const repo = await this.#repo();
+		if (!repo) return undefined;
+		let before: BeforeTurn | undefined;
+		await this.#guard(async () => {
+			const snapshot = await repo.snapshot(sessionId, "xcsh: before a turn");
+			this.#noteSkipped(snapshot, repo);
+			if (baseline) {
+				this.#append({ v: 1, kind: "baseline", commit: snapshot.commit });
+				this.#recorded.add(sessionId);
+			}
+			before = { repo, snapshot, sessionId };
+		});
+		return before;
+	}
+
+	/** Awaits `work`, with the chat's activity line up while the project's first snapshot is still running. */
+	async #waitShowingActivity(work: Promise<unknown>): Promise<void> {
+		if (this.#warm) {
+			await work;
+			return;
+		}
+		this.#activity(RECORDING_ACTIVITY);
+		try {
+			await work;
+		} finally {
+			this.#activity(undefined);
+		}
 	}
 
 	#append(data: CheckpointData): void {

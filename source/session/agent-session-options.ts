@@ -19,6 +19,16 @@ export function readOnlyMessage(reason: ReadOnlyReason, sessionFile: string | un
 	}
 }
 
+/**
+ * Work around a prompt's run (file checkpoints). `beforeTurn` starts what must precede the turn's
+ * changes without holding up the model's request; every tool call waits for `beforeTool` first.
+ */
+export interface TurnHooks {
+	beforeTurn(): Promise<void>;
+	beforeTool(): Promise<void>;
+	afterTurn(): Promise<void>;
+}
+
 /** What an AgentSession is built from. */
 export interface AgentSessionOptions {
 	sessionManager: SessionManager;
@@ -30,5 +40,5 @@ export interface AgentSessionOptions {
 	systemPrompt?: string;
 	compaction?: CompactionOptions;
 	/** Called around each prompt's run (file checkpoints); must not throw. */
-	turnHooks?: { beforeTurn(): Promise<void>; afterTurn(): Promise<void> };
+	turnHooks?: TurnHooks;
 }

@@ -76,6 +76,11 @@ export class AgentSession {
 			convertToLlm: (messages) => convertToLlm(messages),
 			getApiKey: (provider) => options.models.getApiKey(provider),
 			sessionId: options.sessionManager.getSessionId(),
+			// A tool may change files: the turn's "before" checkpoint must be taken first.
+			beforeToolCall: async () => {
+				await options.turnHooks?.beforeTool();
+				return undefined;
+			},
 		});
 		const session = new AgentSession(agent, { ...options, extensions });
 		session.#restoreFromSession();

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -36,6 +36,16 @@ describe("the shadow repository", () => {
 		]);
 		// Every snapshot stays reachable from the session's ref.
 		expect(await repo.resolveCommit(repo.refOf("s1"))).toBe(second.commit);
+
+		// Added, deleted and binary files, and names git would quote, in one diff-tree call.
+		rmSync(join(project, "src", "b.ts"));
+		writeTree(project, { ":odd\tname.txt": "a\nb\nc\n", "img.bin": "\u0000\u0001binary" });
+		const third = await repo.snapshot("s1", "third");
+		expect(await fileChanges(repo, second.tree, third.tree)).toEqual([
+			{ path: ":odd\tname.txt", status: "added", added: 3, removed: 0, binary: false },
+			{ path: "img.bin", status: "added", added: 0, removed: 0, binary: true },
+			{ path: "src/b.ts", status: "deleted", added: 0, removed: 2, binary: false },
+		]);
 	});
 
 	it("honours .gitignore (nested too) and .git/info/exclude, skips big files, and leaves the project's .git as it was", async () => {

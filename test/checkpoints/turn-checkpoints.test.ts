@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -31,6 +31,7 @@ describe("TurnCheckpoints", () => {
 		const hooks = new TurnCheckpoints(session, (text) => notices.push(text));
 		await hooks.beforeTurn();
 		session.appendMessage({ role: "user", content: [{ type: "text", text: "write" }], timestamp: 1 });
+		await hooks.beforeTool();
 		writeFileSync(join(project, "a.txt"), "one\n");
 		await hooks.afterTurn();
 		await hooks.beforeTurn();
@@ -86,6 +87,7 @@ describe("TurnCheckpoints", () => {
 		await warming;
 		expect(existsSync(join(checkpointStoreDir(project), "HEAD"))).toBe(true);
 		session.appendMessage({ role: "user", content: [{ type: "text", text: "write" }], timestamp: 1 });
+		await hooks.beforeTool();
 		writeFileSync(join(project, "a.txt"), "one\n");
 		await hooks.afterTurn();
 		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline", "turn"]);
@@ -111,6 +113,42 @@ describe("TurnCheckpoints", () => {
 		await hooks.beforeTurn();
 		await hooks.afterTurn();
 		expect(activity).toEqual([]);
+		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline"]);
+		await session.close();
+	});
+
+	it("after the baseline, a turn's snapshot before it runs while the model is asked: tools wait for it", async () => {
+		const project = join(temp.root, "overlap");
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const hooks = new TurnCheckpoints(session, () => {});
+		await hooks.prepare();
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		const ref = join(checkpointStoreDir(project), "refs", "xcsh", "sessions", session.getSessionId());
+		const baseline = readFileSync(ref, "utf8");
+		// Changed outside xcsh between turns: the next turn's "before" snapshot records it.
+		writeFileSync(join(project, "outside.txt"), "outside\n");
+		await hooks.beforeTurn();
+		expect(readFileSync(ref, "utf8")).toBe(baseline);
+		await hooks.beforeTool();
+		const before = readFileSync(ref, "utf8");
+		expect(before).not.toBe(baseline);
+		writeFileSync(join(project, "tool.txt"), "tool\n");
+		await hooks.afterTurn();
+		const turn = checkpoints(session).at(-1);
+		expect(turn).toMatchObject({ kind: "turn", before: before.trim(), files: [{ path: "tool.txt", status: "added" }] });
+		await session.close();
+	});
+
+	it("a turn that ran no tool records no checkpoint, whatever changed meanwhile", async () => {
+		const project = join(temp.root, "chat-only");
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const hooks = new TurnCheckpoints(session, () => {});
+		await hooks.beforeTurn();
+		writeFileSync(join(project, "typed-by-hand.txt"), "mine\n");
+		await hooks.afterTurn();
 		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline"]);
 		await session.close();
 	});

@@ -26,6 +26,7 @@ describe("/rewind and restores from the UI", () => {
 		const hooks = new TurnCheckpoints(manager, () => {});
 		await hooks.beforeTurn();
 		const user = manager.appendMessage(userMessage(prompt));
+		await hooks.beforeTool();
 		write();
 		const answer = manager.appendMessage(assistantMessage(`did ${prompt}`));
 		await hooks.afterTurn();

@@ -99,6 +99,47 @@ describe("AgentSession", () => {
 		expect(readFileSync(file, "utf8")).toContain('"toolName":"echo"');
 	});
 
+	it("turn hooks: the model is asked without waiting on beforeTurn's work; every tool waits for beforeTool", async () => {
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("echo", { text: "a" }), fauxToolCall("echo", { text: "b" })], {
+				stopReason: "toolUse",
+			}),
+			fauxAssistantMessage("done"),
+		]);
+		const order: string[] = [];
+		let release: () => void = () => {};
+		const gate = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const manager = await SessionManager.create(temp.root);
+		const model = faux.getModel();
+		const session = await AgentSession.create({
+			sessionManager: manager,
+			models: resolver(model),
+			model,
+			tools: [{ ...echoTool, execute: async (...args) => (order.push("tool"), echoTool.execute(...args)) }],
+			turnHooks: {
+				beforeTurn: async () => {
+					order.push("beforeTurn");
+				},
+				beforeTool: async () => {
+					order.push("beforeTool");
+					await gate;
+				},
+				afterTurn: async () => {
+					order.push("afterTurn");
+				},
+			},
+		});
+		sessions.push(session);
+		session.subscribe((event) => {
+			// The model answered while beforeTool's work was still pending; only then may it finish.
+			if (event.type === "message_end" && event.message.role === "assistant") release();
+		});
+		await session.prompt("two tools");
+		expect(order).toEqual(["beforeTurn", "beforeTool", "beforeTool", "tool", "tool", "afterTurn"]);
+	});
+
 	it("abort keeps the partial assistant message in the session", async () => {
 		const slow = registerFauxProvider({
 			provider: "slow",
