@@ -117,7 +117,15 @@ describe("AgentSession", () => {
 			sessionManager: manager,
 			models: resolver(model),
 			model,
-			tools: [{ ...echoTool, execute: async (...args) => (order.push("tool"), echoTool.execute(...args)) }],
+			tools: [
+				{
+					...echoTool,
+					execute: async (...args) => {
+						order.push("tool");
+						return echoTool.execute(...args);
+					},
+				},
+			],
 			turnHooks: {
 				beforeTurn: async () => {
 					order.push("beforeTurn");
