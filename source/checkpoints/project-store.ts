@@ -1,4 +1,6 @@
-import { resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { gitAvailable } from "./git-process.js";
 import { ShadowRepo } from "./shadow-repo.js";
 import { checkpointStoreDir, maxFileBytesFromEnv } from "./store-location.js";
 
@@ -18,4 +20,16 @@ export function openProjectStore(projectDir: string): Promise<ShadowRepo> {
 		store.catch(() => open.delete(gitDir));
 	}
 	return store;
+}
+
+/**
+ * The project's shadow repository when it exists and git can be run, else undefined: for readers
+ * (exports) that must never create a store.
+ */
+export async function existingProjectStore(projectDir: string): Promise<ShadowRepo | undefined> {
+	const project = resolve(projectDir);
+	const gitDir = checkpointStoreDir(project);
+	if (!open.has(gitDir) && !(await stat(join(gitDir, "HEAD")).catch(() => undefined))) return undefined;
+	if (!(await gitAvailable())) return undefined;
+	return openProjectStore(project).catch(() => undefined);
 }

@@ -1,5 +1,8 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "../../source/checkpoints/checkpoint-data.js";
+import { TurnCheckpoints } from "../../source/checkpoints/turn-checkpoints.js";
 import { exportSessionToHtml } from "../../source/export/html/index.js";
 import { sessionToMarkdown } from "../../source/export/markdown-export.js";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -80,6 +83,44 @@ describe("exports show the files each turn changed", () => {
 			expect(await page.locator("#conversation .checkpoint").textContent()).toBe("Files restored (code)");
 			expect(await page.locator("#conversation").textContent()).not.toContain("Extension state: checkpoint");
 			expect(opened.consoleErrors).toEqual([]);
+			// Commits that no store on this machine holds: the list, and no diff.
+			expect(await page.locator("#conversation .diff").count()).toBe(0);
+		});
+
+		it("the turn's diff from the project's store, coloured and redacted, built when the list opens", async () => {
+			const project = join(temp.root, "project");
+			mkdirSync(project);
+			writeFileSync(join(project, "a.txt"), "one\n");
+			const sm = await SessionManager.create(project);
+			chromium.keep(sm);
+			const hooks = new TurnCheckpoints(sm, () => {});
+			await hooks.beforeTurn();
+			sm.appendMessage(userMessage("change a.txt and add .env"));
+			await hooks.beforeTool();
+			writeFileSync(join(project, "a.txt"), "two\n");
+			writeFileSync(join(project, ".env"), "DB_PASSWORD=correct-horse-battery-staple\n");
+			sm.appendMessage(assistantMessage("changed"));
+			await hooks.afterTurn();
+			// Not the leaf: the page opens the leaf's entry by itself.
+			sm.appendMessage(userMessage("next"));
+			const file = await exportSessionToHtml(sm, undefined, { cwd: temp.root });
+			expect(readFileSync(file, "utf8")).not.toContain("correct-horse-battery-staple");
+			const { page, consoleErrors } = await chromium.open(file);
+			const summary = page.locator("#conversation details.files-changed summary");
+			await summary.waitFor();
+			expect(await summary.textContent()).toBe("Files changed: 2 files (+2 −1)");
+			expect(await page.locator("#conversation .diff").count()).toBe(0);
+			await summary.click();
+			const diff = page.locator("#conversation details.files-changed pre.diff");
+			await diff.waitFor();
+			expect(await diff.locator("span.add").allTextContents()).toEqual([
+				"+DB_PASSWORD=[REDACTED:secret-assignment]",
+				"+two",
+			]);
+			expect(await diff.locator("span.del").allTextContents()).toEqual(["-one"]);
+			expect(await diff.locator("span.hunk").count()).toBe(2);
+			expect(await diff.locator("span.meta").first().textContent()).toBe("diff --git a/.env b/.env");
+			expect(consoleErrors).toEqual([]);
 		});
 	});
 });

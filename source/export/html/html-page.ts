@@ -17,7 +17,7 @@ const CHUNK_CHARS = 256 * 1024;
 /** Everything a page shows, its entries prepared (collapsed, redacted) and read one at a time. */
 export interface HtmlPage {
 	header: SessionHeader;
-	entries: Iterable<StoredEntry>;
+	entries: AsyncIterable<StoredEntry> | Iterable<StoredEntry>;
 	leafId: string | null;
 	exportedAt: string;
 	systemPrompt?: string | undefined;
@@ -41,7 +41,7 @@ async function writeInline(sink: ExportSink, page: HtmlPage): Promise<void> {
 		`<script type="application/json" id="session-data">{"header":${jsonForScript(page.header)},"entries":[`,
 	);
 	let first = true;
-	for (const entry of page.entries) {
+	for await (const entry of page.entries) {
 		await sink.write(first ? jsonForScript(entry) : `,${jsonForScript(entry)}`);
 		first = false;
 	}
@@ -69,7 +69,7 @@ async function writeLazy(sink: ExportSink, page: HtmlPage, outputPath: string): 
 			chunkChars = 0;
 		};
 		let entries = 0;
-		for (const entry of page.entries) {
+		for await (const entry of page.entries) {
 			if (inChunk === 0) await sink.write(`<script type="application/json" id="xcsh-chunk-${chunkSizes.length}">[`);
 			const json = jsonForScript(entry);
 			await sink.write(inChunk === 0 ? json : `,${json}`);

@@ -4,6 +4,7 @@ import { loadRedactionConfig } from "../../redaction/config.js";
 import { EntryRedaction, type RedactionSummary } from "../../redaction/redact.js";
 import type { SessionManager } from "../../session/session-manager.js";
 import type { StoredEntry } from "../../session/types.js";
+import { TurnDiffs } from "../checkpoint-diffs.js";
 import { collapseToolOutput } from "../collapse-tools.js";
 import { writeExportStream } from "../export-io.js";
 import type { ExportScope } from "../export-scope.js";
@@ -43,14 +44,19 @@ export interface RedactionChoice {
 	force?: boolean;
 }
 
-/** The entries of a selection as the page carries them: collapsed and redacted one at a time. */
-function* prepared(
+/**
+ * The entries of a selection as the page carries them, one at a time: collapsed, a turn's
+ * checkpoint with its diff, then redacted (the diff too).
+ */
+async function* prepared(
 	selection: ExportSelection,
 	collapse: boolean,
 	redaction: EntryRedaction | undefined,
-): Generator<StoredEntry> {
+	diffs: TurnDiffs,
+): AsyncGenerator<StoredEntry> {
 	for (let entry of selection.entries()) {
 		if (collapse) entry = collapseToolOutput([entry])[0]!;
+		entry = await diffs.attach(entry);
 		yield redaction ? redaction.entry(entry) : entry;
 	}
 }
@@ -75,7 +81,7 @@ async function writeExport(
 	const prompt = state?.systemPrompt;
 	const page: HtmlPage = {
 		header: redaction ? redaction.header(source.header) : source.header,
-		entries: prepared(selection, options.collapseTools === true, redaction),
+		entries: prepared(selection, options.collapseTools === true, redaction, await TurnDiffs.of(source.header.cwd)),
 		leafId: selection.leafId,
 		exportedAt: new Date().toISOString(),
 		systemPrompt: prompt !== undefined && redaction ? redaction.text(prompt) : prompt,

@@ -78,6 +78,9 @@ pre{background:var(--code);padding:8px;border-radius:6px;overflow:auto;max-heigh
 .note{color:var(--muted);font-size:12px}
 .files-changed{border:1px solid var(--border);border-radius:8px;padding:4px 12px;background:var(--panel);font-size:13px}
 .files-changed .file-list{margin:4px 0;padding-left:20px}
+.diff{margin:4px 0 8px;padding:6px 8px;max-height:60vh;overflow:auto;background:var(--code);border:1px solid var(--border);border-radius:6px;font:12px/1.45 ui-monospace,monospace}
+.diff span{display:block;white-space:pre}.diff .add{color:#1a7f37;background:rgba(46,160,67,.12)}.diff .del{color:var(--error);background:rgba(248,81,73,.1)}
+.diff .hunk{color:var(--t)}.diff .meta{color:var(--muted);font-weight:600}
 .hide-tools .tool-call,.hide-tools .role-tool{display:none}
 .hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-doctag{color:var(--k)}
 .hljs-string,.hljs-regexp,.hljs-addition,.hljs-template-tag{color:var(--s)}

@@ -39,7 +39,8 @@ function fileRows(data: Readonly<Record<string, unknown>>): FileRow[] {
 
 /**
  * A file checkpoint on the shown path (a `custom` entry with `customType: "checkpoint"`): the
- * files a turn changed as an expandable list with +/− counts, or a line for a restore; undefined
+ * files a turn changed as an expandable list with +/− counts and, when the export found the
+ * project's store, the turn's diff; or a line for a restore; undefined
  * for the baseline, which is nothing to read.
  */
 export function checkpointElement(entry: ViewEntry): HTMLElement | undefined {
@@ -68,5 +69,37 @@ export function checkpointElement(entry: ViewEntry): HTMLElement | undefined {
 		list.append(item);
 	}
 	box.append(list);
+	const diff = str(entry.raw.diff);
+	if (diff) {
+		let shown = false;
+		box.addEventListener("toggle", () => {
+			if (shown || !box.open) return;
+			shown = true;
+			box.append(diffElement(diff));
+		});
+	}
 	return box;
+}
+
+/** The class of a unified diff's line: added, removed, a hunk head, a file head, or context. */
+function diffLineClass(line: string): string | undefined {
+	if (line.startsWith("+++") || line.startsWith("---")) return "meta";
+	if (line.startsWith("+")) return "add";
+	if (line.startsWith("-")) return "del";
+	if (line.startsWith("@@")) return "hunk";
+	if (
+		line.startsWith("diff ") ||
+		line.startsWith("index ") ||
+		line.startsWith("new file") ||
+		line.startsWith("deleted file")
+	)
+		return "meta";
+	return undefined;
+}
+
+/** A turn's unified diff, a line per span, coloured by kind (built only when the list is opened). */
+function diffElement(diff: string): HTMLElement {
+	const block = el("pre", "diff");
+	for (const line of diff.replace(/\n$/, "").split("\n")) block.append(el("span", diffLineClass(line), line));
+	return block;
 }
