@@ -1,5 +1,7 @@
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { borrowMissingCommits, commitsOf } from "./borrowed-commits.js";
+import type { CheckpointTree } from "./checkpoint-timeline.js";
 import { gitAvailable } from "./git-process.js";
 import { ShadowRepo } from "./shadow-repo.js";
 import { checkpointStoreDir, maxFileBytesFromEnv } from "./store-location.js";
@@ -32,4 +34,14 @@ export async function existingProjectStore(projectDir: string): Promise<ShadowRe
 	if (!open.has(gitDir) && !(await stat(join(gitDir, "HEAD")).catch(() => undefined))) return undefined;
 	if (!(await gitAvailable())) return undefined;
 	return openProjectStore(project).catch(() => undefined);
+}
+
+/**
+ * The project's store, holding every snapshot the session names: a fork from another project
+ * brings its snapshots over from that project's store the first time they are needed.
+ */
+export async function sessionStore(projectDir: string, tree: CheckpointTree): Promise<ShadowRepo> {
+	const repo = await openProjectStore(projectDir);
+	await borrowMissingCommits(repo, dirname(repo.gitDir), commitsOf(tree));
+	return repo;
 }

@@ -5,7 +5,7 @@ import type { NavigateTreeOptions, NavigateTreeResult } from "../session/tree-na
 import type { RestoreMode } from "./checkpoint-data.js";
 import { allCheckpoints, type CheckpointTree } from "./checkpoint-timeline.js";
 import { GIT_MISSING_NOTICE, gitAvailable } from "./git-process.js";
-import { openProjectStore } from "./project-store.js";
+import { sessionStore } from "./project-store.js";
 import {
 	applyRestore,
 	codeStateOf,
@@ -54,7 +54,7 @@ export async function rewindStore(session: RewindSession): Promise<ShadowRepo> {
 	if (session.isStreaming) throw new RestoreError(RESTORE_WHILE_STREAMING);
 	if (manager.isReadOnly()) throw new RestoreError(RESTORE_READ_ONLY);
 	if (!(await gitAvailable())) throw new RestoreError(GIT_MISSING_NOTICE);
-	return openProjectStore(resolve(manager.getCwd()));
+	return sessionStore(resolve(manager.getCwd()), manager);
 }
 
 /** Compares the files that belong to an entry with the working tree ("same" when none were recorded). */
@@ -68,7 +68,7 @@ export async function checkCode(session: RewindSession, entryId: string): Promis
 		throw error;
 	}
 	if (!(await gitAvailable())) return { kind: "same" };
-	const repo = await openProjectStore(resolve(manager.getCwd()));
+	const repo = await sessionStore(resolve(manager.getCwd()), manager);
 	const now = await repo.scratchTree(manager.getSessionId());
 	const then = await repo.treeOf(commit);
 	if (then === now.tree) return { kind: "same" };
@@ -136,7 +136,7 @@ export async function diffToWorkingTree(session: RewindSession, entryId: string)
 	const manager = session.sessionManager;
 	const commit = codeStateOf(manager, entryId);
 	if (!(await gitAvailable())) throw new RestoreError(GIT_MISSING_NOTICE);
-	const repo = await openProjectStore(resolve(manager.getCwd()));
+	const repo = await sessionStore(resolve(manager.getCwd()), manager);
 	const now = await repo.scratchTree(manager.getSessionId());
 	return unifiedDiff(repo, await repo.treeOf(commit), now.tree);
 }

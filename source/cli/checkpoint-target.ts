@@ -1,5 +1,6 @@
+import type { CheckpointTree } from "../checkpoints/checkpoint-timeline.js";
 import { GIT_MISSING_NOTICE, gitAvailable } from "../checkpoints/git-process.js";
-import { openProjectStore } from "../checkpoints/project-store.js";
+import { sessionStore } from "../checkpoints/project-store.js";
 import { RestoreError } from "../checkpoints/restore.js";
 import type { ShadowRepo } from "../checkpoints/shadow-repo.js";
 import { safeLine } from "../render/safe-text.js";
@@ -33,13 +34,13 @@ export function entryIdOf(skeleton: readonly EntryShape[], value: string, io: Cl
 	return undefined;
 }
 
-/** The project's checkpoint store, or undefined (said on stderr) when git is missing. */
-export async function storeFor(projectDir: string, io: CliIo): Promise<ShadowRepo | undefined> {
+/** The project's checkpoint store holding the session's snapshots, or undefined (said on stderr) when git is missing. */
+export async function storeFor(projectDir: string, tree: CheckpointTree, io: CliIo): Promise<ShadowRepo | undefined> {
 	if (!(await gitAvailable())) {
 		io.stderr(`xcsh: ${GIT_MISSING_NOTICE}\n`);
 		return undefined;
 	}
-	return openProjectStore(projectDir);
+	return sessionStore(projectDir, tree);
 }
 
 /** A restore that cannot be done (no such entry, no checkpoint, nothing to undo) as one line and exit 2; anything else is rethrown. */

@@ -42,7 +42,7 @@ export async function runDiffCommand(args: readonly string[], io: CliIo): Promis
 		if (!fromId || (toArg !== undefined && !toId)) return EXIT.badInput;
 		const from = codeStateOf(tree, fromId);
 		const to = toId === undefined ? undefined : codeStateOf(tree, toId);
-		const repo = await storeFor(typeof tree.header.cwd === "string" ? tree.header.cwd : io.cwd, io);
+		const repo = await storeFor(typeof tree.header.cwd === "string" ? tree.header.cwd : io.cwd, tree, io);
 		if (!repo) return EXIT.refused;
 		const toTree = to === undefined ? (await repo.scratchTree(tree.header.id)).tree : await repo.treeOf(to);
 		const diff = await unifiedDiff(repo, await repo.treeOf(from), toTree);

@@ -108,7 +108,7 @@ export async function runRestoreCommand(args: readonly string[], flags: RestoreF
 	const session = await openSession(path, flags.dryRun, io);
 	if (!session) return EXIT.refused;
 	try {
-		const repo = await storeFor(session.getCwd(), io);
+		const repo = await storeFor(session.getCwd(), session, io);
 		if (!repo) return EXIT.refused;
 		let request: RestoreRequest = { kind: "undo" };
 		if (!flags.undo) {

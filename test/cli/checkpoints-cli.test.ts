@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -176,6 +176,32 @@ describe.each([
 		expect(listed.map((row) => row.entryId)).toEqual(rows.map((row) => row.entryId));
 		expect((await xcsh(["restore", forkFile, rows[0]!.entryId])).status).toBe(0);
 		expect(read("a.txt")).toBe("one\n");
+	});
+
+	it("a fork into another project (the folder moved) brings its checkpoints along: diff, restore, undo", async () => {
+		const moved = join(temp.root, "moved");
+		cpSync(project, moved, { recursive: true });
+		const fork = await SessionManager.forkFrom(session, moved);
+		const forkFile = fork.getSessionFile()!;
+		await fork.close();
+		const inMoved = (args: string[]) =>
+			runCliAsync(args, {
+				agentDir: temp.agentDir,
+				cwd: moved,
+				env: { ...NO_KEYS, XCSH_CHECKPOINT_MAX_FILE_SIZE: "1k" },
+			});
+		const diff = await inMoved(["diff", forkFile, rows[0]!.entryId]);
+		expect(diff.stderr).toBe("");
+		expect(diff.stdout).toContain("-one\n+two");
+		const restored = await inMoved(["restore", forkFile, rows[0]!.entryId]);
+		expect(restored.stderr).toBe("");
+		expect(restored.status).toBe(0);
+		expect(readFileSync(join(moved, "a.txt"), "utf8")).toBe("one\n");
+		expect(existsSync(join(moved, "b.txt"))).toBe(false);
+		// The original project is untouched.
+		expect(read("a.txt")).toBe("two\n");
+		expect((await inMoved(["restore", forkFile, "--undo"])).status).toBe(0);
+		expect(readFileSync(join(moved, "b.txt"), "utf8")).toBe("new\n");
 	});
 });
 
