@@ -63,7 +63,7 @@ interface RowLineProps {
 	readonly files: number | undefined;
 }
 
-/** One tree row: cursor, connectors, fold and path markers, text, label. */
+/** One tree row: cursor, connectors, fold and path markers, files changed, label, text. */
 const RowLine = memo(function RowLine({ row, selected, width, files }: RowLineProps) {
 	const fold = row.folded ? "▸ " : row.childCount > 1 ? "▾ " : "";
 	const here = row.isLeaf || row.standsForLeaf;
@@ -76,12 +76,12 @@ const RowLine = memo(function RowLine({ row, selected, width, files }: RowLinePr
 			<Text color="green" bold={here}>
 				{marker}
 			</Text>
-			{/* Before the text, which a narrow window cuts: the count is what a person looks for. */}
+			{/* Before the text, which a narrow window cuts: the count and the label are what a person looks for. */}
 			{files === undefined ? null : <Text color="magenta">{fileCountLabel(files)} </Text>}
+			{row.label === undefined ? null : <Text color="yellow">[{safeLine(row.label)}] </Text>}
 			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={here}>
 				{safeLine(row.text)}
 			</Text>
-			{row.label === undefined ? null : <Text color="yellow"> [{safeLine(row.label)}]</Text>}
 		</Text>
 	);
 });

@@ -12,10 +12,11 @@ afterEach(() => {
 });
 
 describe("TreeView with file checkpoints", () => {
-	it("keeps ±N files on screen in a narrow window, where a long row's text is cut", async () => {
+	it("keeps ±N files and the label on screen in a narrow window, where a long row's text is cut", async () => {
 		const sm = SessionManager.inMemory("/p");
 		sm.appendMessage(userMessage("write a"));
 		const answer = sm.appendMessage(assistantMessage(`wrote a ${"long answer ".repeat(20)}`));
+		sm.appendLabelChange(answer, "good");
 		const instance = await renderAndWait(
 			<TreeView
 				tree={sm.getSummaryTree()}
@@ -37,7 +38,7 @@ describe("TreeView with file checkpoints", () => {
 			.lastFrame()!
 			.split("\n")
 			.find((line) => line.includes("±3 files"));
-		expect(row).toContain("assistant: wrote a");
+		expect(row).toContain("±3 files [good] assistant: wrot");
 	});
 
 	it("shows ±N files on a turn's row, compares the files on Enter, then offers the restore and reports the choice", async () => {

@@ -211,10 +211,10 @@ describe("TreeView labels, filters and search", () => {
 		let frame = await pressAndWaitFor(instance, "l", (f) => f.includes("Label: █"));
 		expect(frame).toContain("Enter save · empty text clears the label · Esc cancel");
 		await pressAndWaitFor(instance, "milestone", (f) => f.includes("Label: milestone█"));
-		frame = await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes("user: hello [milestone]"));
+		frame = await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes("[milestone] user: hello"));
 		expect(onLabel).toHaveBeenLastCalledWith(ids.u1, "milestone");
 		expect(frame).not.toContain("Label:");
-		expect(selected(frame)).toContain("user: hello [milestone]");
+		expect(selected(frame)).toContain("[milestone] user: hello");
 
 		await pressAndWaitFor(instance, "l", (f) => f.includes("Label: milestone█"));
 		for (let i = 0; i < "milestone".length; i++) instance.stdin.write(KEYS.backspace);
@@ -234,7 +234,7 @@ describe("TreeView labels, filters and search", () => {
 		await pressAndWaitFor(instance, KEYS.home, isSelected("user: hello"));
 		await pressAndWaitFor(instance, "l", (f) => f.includes("Label: █"));
 		await pressAndWaitFor(instance, "start", (f) => f.includes("Label: start█"));
-		const frame = await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes("user: hello [start]"));
+		const frame = await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes("[start] user: hello"));
 		expect(sm.getEntries().find((entry) => entry.id === sm.getLeafId())?.type).toBe("label");
 		expect(frame).toContain("● assistant: second answer");
 		// Under the "all" filter the label entry itself is shown, and it carries the marker.
