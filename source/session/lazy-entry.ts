@@ -1,50 +1,87 @@
-import { entryKind, type TreeRowKind } from "./entry-summary.js";
+import { entryKind } from "./entry-summary.js";
+import { type EntryFacts, SkeletonColumns, type UsageFacts } from "./skeleton-columns.js";
 import type { StoredEntry } from "./types.js";
 
-/** What an assistant message cost, kept in the skeleton so totals need no bodies. */
-export interface UsageFacts {
-	input: number;
-	output: number;
-	cacheRead: number;
-	cost: number;
-}
-
-/** The few facts about a body the session needs without reading it. */
-export interface EntryFacts {
-	/** `message.role` of a message entry. */
-	role?: string;
-	/** "provider/model" of an assistant message (the context's default model falls back to it). */
-	model?: string;
-	usage?: UsageFacts;
-	/** What `/tree` shows the entry as (its filters need it for every entry). */
-	kind?: TreeRowKind;
-}
-
-/** `LazyEntry.parentAt` when the parent's position is not known yet (it is looked up by id). */
-export const UNKNOWN_PARENT = -2;
+export { type EntryFacts, SkeletonColumns, UNKNOWN_PARENT, type UsageFacts } from "./skeleton-columns.js";
 
 /**
  * An entry of a big session read from its file: its place in the tree, where its line is, and its
- * body when that is kept in memory (`pinned`: small entries, context state, the active context).
- * Otherwise `SessionEntries` reads the body when a caller asks for the entry.
+ * body when that is kept in memory (`pinned`: context state, the active context). Otherwise
+ * `SessionEntries` reads the body when a caller asks for the entry. Everything but the body is a
+ * row of the load's `SkeletonColumns`.
  */
 export class LazyEntry {
 	/** The body, when kept in memory. */
 	pinned: StoredEntry | undefined;
-	/** Position of the parent among the file's entries, when the cached skeleton says (else `UNKNOWN_PARENT`). */
-	parentAt = UNKNOWN_PARENT;
 
 	constructor(
-		readonly type: string,
-		readonly id: string,
-		readonly parentId: string | null,
-		readonly timestamp: string,
-		/** Byte offset of the line in the file the body reader has open (moves when the file is rewritten). */
-		public offset: number,
-		/** Length of the line in bytes, newline excluded. */
-		public length: number,
-		readonly facts: EntryFacts,
+		readonly columns: SkeletonColumns,
+		readonly row: number,
 	) {}
+
+	get type(): string {
+		return this.columns.type(this.row);
+	}
+
+	get id(): string {
+		return this.columns.id(this.row);
+	}
+
+	get parentId(): string | null {
+		return this.columns.parentId(this.row);
+	}
+
+	get timestamp(): string {
+		return this.columns.timestamp(this.row);
+	}
+
+	/** Byte offset of the line in the file the body reader has open (moves when the file is rewritten). */
+	get offset(): number {
+		return this.columns.offset(this.row);
+	}
+
+	set offset(offset: number) {
+		this.columns.setOffset(this.row, offset);
+	}
+
+	/** Length of the line in bytes, newline excluded. */
+	get length(): number {
+		return this.columns.length(this.row);
+	}
+
+	/** Position of the parent among the file's entries, once known (else `UNKNOWN_PARENT`). */
+	get parentAt(): number {
+		return this.columns.parentAt(this.row);
+	}
+
+	set parentAt(parent: number) {
+		this.columns.setParentAt(this.row, parent);
+	}
+
+	/** `message.role` of a message entry. */
+	get role(): string | undefined {
+		return this.columns.role(this.row);
+	}
+
+	/** "provider/model" of an assistant message. */
+	get model(): string | undefined {
+		return this.columns.model(this.row);
+	}
+
+	/** What `/tree` shows the entry as. */
+	get kind(): EntryFacts["kind"] {
+		return this.columns.kind(this.row);
+	}
+
+	/** What an assistant message cost. */
+	get usage(): UsageFacts | undefined {
+		return this.columns.usage(this.row);
+	}
+
+	/** All of the facts above as one object. */
+	get facts(): EntryFacts {
+		return this.columns.facts(this.row);
+	}
 }
 
 /** An entry as the session holds it: in memory, or a skeleton whose body is on disk. */
@@ -91,14 +128,35 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 	return facts;
 }
 
-/** A skeleton for an entry parsed from the line at `offset`, its body pinned when `pin`. */
-export function skeletonOf(entry: StoredEntry, offset: number, length: number, pin: boolean): LazyEntry {
+/** A skeleton (a new row of `columns`) for an entry parsed from the line at `offset`, its body pinned when `pin`. */
+export function skeletonOf(
+	columns: SkeletonColumns,
+	entry: StoredEntry,
+	offset: number,
+	length: number,
+	pin: boolean,
+): LazyEntry {
 	const facts = factsOf(entry);
 	// The tree's filters need every entry's kind; a warm open has no bodies to find it in.
 	facts.kind = entryKind(entry);
-	const skeleton = new LazyEntry(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
+	const row = columns.push(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
+	const skeleton = new LazyEntry(columns, row);
 	if (pin) skeleton.pinned = entry;
 	return skeleton;
+}
+
+/** A skeleton of its own (tests, and entries made one at a time). */
+export function standaloneSkeleton(
+	type: string,
+	id: string,
+	parentId: string | null,
+	timestamp: string,
+	offset: number,
+	length: number,
+	facts: EntryFacts = {},
+): LazyEntry {
+	const columns = new SkeletonColumns();
+	return new LazyEntry(columns, columns.push(type, id, parentId, timestamp, offset, length, facts));
 }
 
 /** The entry of a slot if it is in memory. */

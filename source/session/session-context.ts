@@ -204,7 +204,7 @@ export function contextStateOfPath(path: readonly EntrySlot[]): SessionContext {
 		const entry = residentEntry(slot);
 		if (!entry) {
 			// Bodies left on disk are messages and the like: only an assistant's model is state.
-			if (isLazy(slot) && slot.facts.model !== undefined) lastAssistantModel = slot.facts.model;
+			if (isLazy(slot)) lastAssistantModel = slot.model ?? lastAssistantModel;
 			continue;
 		}
 		if (!isKnownEntry(entry)) continue;

@@ -4,7 +4,7 @@ import type { EntryBodies } from "./entry-bodies.js";
 import { type EntryShape, isoNow, type NewEntry, type SessionInitOptions, withoutUndefined } from "./entry-fields.js";
 import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
-import { type EntrySlot, factsOf, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
+import { type EntrySlot, factsOf, isLazy, type LazyEntry, residentEntry, type UsageFacts } from "./lazy-entry.js";
 import {
 	type ContextItems,
 	contextItemsOfPath,
@@ -145,13 +145,16 @@ export abstract class SessionEntries {
 			return;
 		}
 		if (entry.type !== "message") return;
-		const facts = isLazy(entry) ? entry.facts : factsOf(entry as StoredEntry);
-		if (facts.role === "assistant") this.#hasAssistant = true;
-		if (facts.usage) {
-			this.#usage.input += facts.usage.input;
-			this.#usage.output += facts.usage.output;
-			this.#usage.cacheRead += facts.usage.cacheRead;
-			this.#usage.cost += facts.usage.cost;
+		const facts = isLazy(entry) ? undefined : factsOf(entry as StoredEntry);
+		const role = facts ? facts.role : (entry as LazyEntry).role;
+		if (role !== "assistant") return;
+		this.#hasAssistant = true;
+		const usage = facts ? facts.usage : (entry as LazyEntry).usage;
+		if (usage) {
+			this.#usage.input += usage.input;
+			this.#usage.output += usage.output;
+			this.#usage.cacheRead += usage.cacheRead;
+			this.#usage.cost += usage.cost;
 		}
 	}
 

@@ -1,4 +1,4 @@
-import { type LazyEntry, mayStayOnDisk, skeletonOf } from "./lazy-entry.js";
+import { type LazyEntry, mayStayOnDisk, SkeletonColumns, skeletonOf } from "./lazy-entry.js";
 import type { ScannedLine } from "./line-scan.js";
 import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
 import {
@@ -57,6 +57,8 @@ export class SessionLineParser {
 	/** Ids taken so far; for a resumed skeleton, made from it only when a line after it needs the check. */
 	#seen: Set<string> | undefined;
 	#resumed: readonly LazyEntry[] = [];
+	/** Where this load's skeletons are rows (made on the first one). */
+	#columns: SkeletonColumns | undefined;
 
 	constructor(options: { lazy?: boolean } = {}) {
 		this.#lazy = options.lazy === true;
@@ -73,6 +75,7 @@ export class SessionLineParser {
 		// A copy, not push(...entries): half a million arguments overflow the stack.
 		parser.#entries = entries.slice();
 		parser.#resumed = entries;
+		parser.#columns = entries[0]?.columns;
 		for (const line of skipped) parser.#skipped.push(line);
 		parser.#someId = entries.length > 0;
 		return parser;
@@ -143,7 +146,12 @@ export class SessionLineParser {
 		if (!this.#acceptId(entry, line.number)) return;
 		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
 		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
-		this.#entries.push(skeleton ? skeletonOf(entry, line.offset, line.length, !mayStayOnDisk(entry)) : entry);
+		if (!skeleton) {
+			this.#entries.push(entry);
+			return;
+		}
+		this.#columns ??= new SkeletonColumns();
+		this.#entries.push(skeletonOf(this.#columns, entry, line.offset, line.length, !mayStayOnDisk(entry)));
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {

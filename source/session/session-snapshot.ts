@@ -52,5 +52,5 @@ export class SessionSnapshot extends SessionEntries {
 /** The role of a message entry (undefined for other entries), without reading a body left on disk. */
 export function messageRoleOf(shape: EntryShape): string | undefined {
 	if (shape.type !== "message") return undefined;
-	return isLazy(shape) ? shape.facts.role : factsOf(shape as StoredEntry).role;
+	return isLazy(shape) ? shape.role : factsOf(shape as StoredEntry).role;
 }

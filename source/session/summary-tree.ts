@@ -31,7 +31,7 @@ class SummaryNode implements SummaryTreeNode {
 
 	get kind(): TreeRowKind {
 		const slot = this.#slot;
-		if (isLazy(slot) && !slot.pinned && slot.facts.kind !== undefined) return slot.facts.kind;
+		if (isLazy(slot) && !slot.pinned && slot.kind !== undefined) return slot.kind;
 		return this.#summarize().kind;
 	}
 
@@ -47,7 +47,7 @@ class SummaryNode implements SummaryTreeNode {
 			summary = summarizeEntry(resident ?? this.#read(this.#slot));
 		} catch (error) {
 			// A body that cannot be read any more is one odd row, not a broken tree.
-			const kind = isLazy(this.#slot) ? (this.#slot.facts.kind ?? "unknown") : "unknown";
+			const kind = isLazy(this.#slot) ? (this.#slot.kind ?? "unknown") : "unknown";
 			summary = { kind, text: `(unreadable: ${error instanceof Error ? error.message : String(error)})` };
 		}
 		this.#summary = summary;

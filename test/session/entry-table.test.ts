@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EntryTable, NO_POSITION } from "../../source/session/entry-table.js";
-import { LazyEntry } from "../../source/session/lazy-entry.js";
+import { standaloneSkeleton } from "../../source/session/lazy-entry.js";
 import type { StoredEntry } from "../../source/session/types.js";
 
 function entry(id: string, parentId: string | null): StoredEntry {
@@ -35,10 +35,10 @@ describe("EntryTable", () => {
 	});
 
 	it("takes a cached skeleton's parent positions without looking ids up", () => {
-		const root = new LazyEntry("message", "r", null, "t", 0, 10, {});
+		const root = standaloneSkeleton("message", "r", null, "t", 0, 10);
 		root.parentAt = NO_POSITION;
 		// An id lookup would find no "elsewhere": the path reaches the root only through the cached position.
-		const child = new LazyEntry("message", "c", "elsewhere", "t", 11, 10, {});
+		const child = standaloneSkeleton("message", "c", "elsewhere", "t", 11, 10);
 		child.parentAt = 0;
 		const table = new EntryTable([root, child]);
 		expect(ids(table.path(1))).toEqual(["r", "c"]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LazyEntry } from "../../source/session/lazy-entry.js";
+import { LazyEntry, SkeletonColumns, standaloneSkeleton } from "../../source/session/lazy-entry.js";
 import { SessionLineParser } from "../../source/session/session-lines.js";
 import type { SessionHeader } from "../../source/session/types.js";
 
@@ -21,18 +21,26 @@ function resumeAndAppend(entries: readonly LazyEntry[], id: string, parentId: st
 
 describe("SessionLineParser.resume", () => {
 	it("goes on from a cached skeleton of 600,000 entries (a 5 GB session's worth)", () => {
-		const entries = Array.from(
-			{ length: 600_000 },
-			(_, i) =>
-				new LazyEntry("message", `e${i}`, i === 0 ? null : `e${i - 1}`, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
-		);
+		const columns = new SkeletonColumns();
+		const entries = Array.from({ length: 600_000 }, (_, i) => {
+			const row = columns.push(
+				"message",
+				`e${i}`,
+				i === 0 ? null : `e${i - 1}`,
+				"2026-01-01T00:00:00.000Z",
+				i * 10,
+				9,
+				{},
+			);
+			return new LazyEntry(columns, row);
+		});
 		const read = resumeAndAppend(entries, "next", "e599999", 600_002);
 		expect(read.kind === "ok" && read.entries.length).toBe(600_001);
 	});
 
 	it("still refuses an appended line whose id the cached skeleton already has", () => {
-		const entries = ["a", "b"].map(
-			(id, i) => new LazyEntry("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9, {}),
+		const entries = ["a", "b"].map((id, i) =>
+			standaloneSkeleton("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9),
 		);
 		const read = resumeAndAppend(entries, "b", "a", 4);
 		expect(read.kind === "ok" && read.skipped).toEqual([{ line: 4, message: "duplicate entry id b" }]);

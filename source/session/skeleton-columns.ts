@@ -1,0 +1,289 @@
+import type { TreeRowKind } from "./entry-summary.js";
+
+/** What an assistant message cost, kept in the skeleton so totals need no bodies. */
+export interface UsageFacts {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cost: number;
+}
+
+/** The few facts about a body the session needs without reading it. */
+export interface EntryFacts {
+	/** `message.role` of a message entry. */
+	role?: string;
+	/** "provider/model" of an assistant message (the context's default model falls back to it). */
+	model?: string;
+	usage?: UsageFacts;
+	/** What `/tree` shows the entry as (its filters need it for every entry). */
+	kind?: TreeRowKind;
+}
+
+/** `parentAt` when the parent's position is not known yet (it is looked up by id). */
+export const UNKNOWN_PARENT = -2;
+/** `parentAt` of a root, or of an entry whose parent is not in the file. */
+const NO_PARENT = -1;
+
+/** Small string tables: a column holds 1 + a name's index (0: none). */
+class Names {
+	readonly list: string[];
+	readonly #codes = new Map<string, number>();
+
+	constructor(list: string[] = []) {
+		this.list = list;
+		for (let i = 0; i < list.length; i++) this.#codes.set(list[i]!, i + 1);
+	}
+
+	code(name: string | undefined): number {
+		if (name === undefined) return 0;
+		let code = this.#codes.get(name);
+		if (code === undefined) {
+			this.list.push(name);
+			code = this.list.length;
+			this.#codes.set(name, code);
+		}
+		return code;
+	}
+
+	name(code: number): string | undefined {
+		return code === 0 ? undefined : this.list[code - 1];
+	}
+}
+
+/** The columns as a skeleton cache stores them (typed arrays are taken over, not copied). */
+export interface ColumnData {
+	ids: string[];
+	/** Parent positions (rows); `NO_PARENT` for roots and parents not in the file (`oddParents` keeps those ids). */
+	parents: Int32Array;
+	oddParents: [number, string][];
+	typeNames: string[];
+	types: Uint8Array;
+	/** Milliseconds of each canonical ISO timestamp; NaN where `oddTimestamps` has the text. */
+	times: Float64Array;
+	oddTimestamps: [number, unknown][];
+	offsets: Float64Array;
+	lengths: Float64Array;
+	roleNames: string[];
+	roles: Uint8Array;
+	modelNames: string[];
+	models: Uint32Array;
+	/** input, output, cacheRead, cost per entry (NaN input: no usage). */
+	usage: Float64Array;
+	kindNames: string[];
+	kinds: Uint8Array;
+}
+
+function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, size: number): T {
+	if (size <= array.length) return array;
+	const next = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2, 1024));
+	next.set(array);
+	return next;
+}
+
+/**
+ * The skeletons of one load of a big session, as columns: a few bytes of typed arrays per entry
+ * instead of an object, two strings and a facts object each (half a million entries took about
+ * 300 bytes apiece that way). Each `LazyEntry` is a view of one row.
+ */
+export class SkeletonColumns {
+	#size = 0;
+	readonly #ids: string[];
+	/** Row of each row's parent in these columns (-1: none here; `#oddParents` may name it). */
+	#parentRows: Int32Array;
+	/** Parent ids that rows cannot give: parents not in the file, and (first open) parents not on the row before. */
+	readonly #oddParents: Map<number, string>;
+	/** Position of each row's parent in the session's entry table, as the table worked it out. */
+	#parentAt: Int32Array;
+	readonly #typeNames: Names;
+	#types: Uint8Array;
+	#times: Float64Array;
+	/** Timestamps kept as they are: not canonical ISO text (or, in a damaged file, not text at all). */
+	readonly #oddTimestamps: Map<number, unknown>;
+	#offsets: Float64Array;
+	#lengths: Float64Array;
+	readonly #roleNames: Names;
+	#roles: Uint8Array;
+	readonly #modelNames: Names;
+	#models: Uint32Array;
+	#usage: Float64Array;
+	readonly #kindNames: Names;
+	#kinds: Uint8Array;
+
+	constructor(data?: ColumnData) {
+		this.#size = data?.ids.length ?? 0;
+		this.#ids = data?.ids ?? [];
+		this.#parentRows = data?.parents ?? new Int32Array(0);
+		this.#oddParents = new Map(data?.oddParents);
+		// A cache's rows are its entries in order: parents' rows are their positions too (a copy, as the table may move).
+		this.#parentAt = data ? data.parents.slice() : new Int32Array(0);
+		this.#typeNames = new Names(data?.typeNames);
+		this.#types = data?.types ?? new Uint8Array(0);
+		this.#times = data?.times ?? new Float64Array(0);
+		this.#oddTimestamps = new Map(data?.oddTimestamps);
+		this.#offsets = data?.offsets ?? new Float64Array(0);
+		this.#lengths = data?.lengths ?? new Float64Array(0);
+		this.#roleNames = new Names(data?.roleNames);
+		this.#roles = data?.roles ?? new Uint8Array(0);
+		this.#modelNames = new Names(data?.modelNames);
+		this.#models = data?.models ?? new Uint32Array(0);
+		this.#usage = data?.usage ?? new Float64Array(0);
+		this.#kindNames = new Names(data?.kindNames);
+		this.#kinds = data?.kinds ?? new Uint8Array(0);
+	}
+
+	/** Number of rows. */
+	get size(): number {
+		return this.#size;
+	}
+
+	/** Adds a row; returns its number. */
+	push(
+		type: string,
+		id: string,
+		parentId: string | null,
+		timestamp: string,
+		offset: number,
+		length: number,
+		facts: EntryFacts,
+	): number {
+		const at = this.#size++;
+		const size = this.#size;
+		this.#parentRows = grown(this.#parentRows, size);
+		this.#parentAt = grown(this.#parentAt, size);
+		this.#types = grown(this.#types, size);
+		this.#times = grown(this.#times, size);
+		this.#offsets = grown(this.#offsets, size);
+		this.#lengths = grown(this.#lengths, size);
+		this.#roles = grown(this.#roles, size);
+		this.#models = grown(this.#models, size);
+		this.#kinds = grown(this.#kinds, size);
+		if (this.#usage.length < 4 * size) {
+			const before = this.#usage.length;
+			this.#usage = grown(this.#usage, 4 * size);
+			this.#usage.fill(Number.NaN, before);
+		}
+		this.#ids.push(id);
+		// Most entries follow their parent; the others keep its id (no id map is needed to push a row).
+		const previous = parentId !== null && at > 0 && this.#ids[at - 1] === parentId;
+		this.#parentRows[at] = previous ? at - 1 : NO_PARENT;
+		if (parentId !== null && !previous) this.#oddParents.set(at, parentId);
+		this.#parentAt[at] = parentId === null ? NO_PARENT : UNKNOWN_PARENT;
+		this.#types[at] = this.#typeNames.code(type);
+		this.#setTimestamp(at, timestamp);
+		this.#offsets[at] = offset;
+		this.#lengths[at] = length;
+		this.#roles[at] = this.#roleNames.code(facts.role);
+		this.#models[at] = this.#modelNames.code(facts.model);
+		this.#kinds[at] = this.#kindNames.code(facts.kind);
+		const { usage } = facts;
+		if (usage) this.#usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * at);
+		return at;
+	}
+
+	#setTimestamp(at: number, timestamp: unknown): void {
+		const ms = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
+		// Only a timestamp that prints back the same is kept as a number: the text is what the file says.
+		if (Number.isFinite(ms) && new Date(ms).toISOString() === timestamp) this.#times[at] = ms;
+		else {
+			this.#times[at] = Number.NaN;
+			this.#oddTimestamps.set(at, timestamp);
+		}
+	}
+
+	type(at: number): string {
+		return this.#typeNames.name(this.#types[at]!) ?? "";
+	}
+
+	id(at: number): string {
+		return this.#ids[at]!;
+	}
+
+	parentId(at: number): string | null {
+		const parent = this.#parentRows[at]!;
+		if (parent >= 0) return this.#ids[parent]!;
+		return this.#oddParents.get(at) ?? null;
+	}
+
+	parentAt(at: number): number {
+		return this.#parentAt[at]!;
+	}
+
+	/** Records where the table found a row's parent (`NO_PARENT`: a root, or a parent not in the file). */
+	setParentAt(at: number, parent: number): void {
+		this.#parentAt[at] = parent;
+	}
+
+	timestamp(at: number): string {
+		const ms = this.#times[at]!;
+		return Number.isNaN(ms) ? (this.#oddTimestamps.get(at) as string) : new Date(ms).toISOString();
+	}
+
+	offset(at: number): number {
+		return this.#offsets[at]!;
+	}
+
+	setOffset(at: number, offset: number): void {
+		this.#offsets[at] = offset;
+	}
+
+	length(at: number): number {
+		return this.#lengths[at]!;
+	}
+
+	role(at: number): string | undefined {
+		return this.#roleNames.name(this.#roles[at]!);
+	}
+
+	model(at: number): string | undefined {
+		return this.#modelNames.name(this.#models[at]!);
+	}
+
+	kind(at: number): TreeRowKind | undefined {
+		return this.#kindNames.name(this.#kinds[at]!) as TreeRowKind | undefined;
+	}
+
+	usage(at: number): UsageFacts | undefined {
+		const u = 4 * at;
+		const usage = this.#usage;
+		if (Number.isNaN(usage[u]!)) return undefined;
+		return { input: usage[u]!, output: usage[u + 1]!, cacheRead: usage[u + 2]!, cost: usage[u + 3]! };
+	}
+
+	/** The row's facts as one object (for a cache being written). */
+	facts(at: number): EntryFacts {
+		const facts: EntryFacts = {};
+		const role = this.role(at);
+		if (role !== undefined) facts.role = role;
+		const model = this.model(at);
+		if (model !== undefined) facts.model = model;
+		const kind = this.kind(at);
+		if (kind !== undefined) facts.kind = kind;
+		const usage = this.usage(at);
+		if (usage) facts.usage = usage;
+		return facts;
+	}
+
+	/** The columns of rows `0 … size - 1`, as a cache stores them. */
+	data(): ColumnData {
+		const n = this.#size;
+		const odd = <T>(map: Map<number, T>): [number, T][] => [...map].filter(([at]) => at < n);
+		return {
+			ids: this.#ids.slice(0, n),
+			parents: this.#parentAt.slice(0, n),
+			oddParents: odd(this.#oddParents),
+			typeNames: [...this.#typeNames.list],
+			types: this.#types.slice(0, n),
+			times: this.#times.slice(0, n),
+			oddTimestamps: odd(this.#oddTimestamps),
+			offsets: this.#offsets.slice(0, n),
+			lengths: this.#lengths.slice(0, n),
+			roleNames: [...this.#roleNames.list],
+			roles: this.#roles.slice(0, n),
+			modelNames: [...this.#modelNames.list],
+			models: this.#models.slice(0, n),
+			usage: this.#usage.slice(0, 4 * n),
+			kindNames: [...this.#kindNames.list],
+			kinds: this.#kinds.slice(0, n),
+		};
+	}
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { LazyEntry, SkeletonColumns, standaloneSkeleton } from "../../source/session/lazy-entry.js";
+import { decodeSkeleton, encodeSkeleton, type Skeleton } from "../../source/session/skeleton-cache.js";
+import type { SessionHeader } from "../../source/session/types.js";
+
+const HEADER = {
+	type: "session",
+	version: 3,
+	id: "s",
+	timestamp: "2026-01-01T00:00:00.000Z",
+	cwd: "/p",
+} as SessionHeader;
+const FILE = { ino: 1, bytes: 100, mtimeMs: 1, headHash: "h", tailHash: "t" };
+
+/** What a skeleton says of each entry, through the public fields. */
+function shapes(entries: readonly LazyEntry[]) {
+	return entries.map((e) => ({
+		type: e.type,
+		id: e.id,
+		parentId: e.parentId,
+		timestamp: e.timestamp,
+		offset: e.offset,
+		length: e.length,
+		facts: e.facts,
+	}));
+}
+
+/** A load's rows: a chain, a branch off the first entry, a dangling parent, odd timestamps, an assistant with usage. */
+function load(): { columns: SkeletonColumns; entries: LazyEntry[] } {
+	const columns = new SkeletonColumns();
+	const rows: [string, string, string | null, unknown, Record<string, unknown>][] = [
+		["message", "a", null, "2026-03-01T10:00:00.000Z", { role: "user", kind: "user" }],
+		["message", "b", "a", "2026-03-01T10:00:01.250Z", { role: "assistant", model: "p/m", kind: "assistant" }],
+		["message", "c", "a", "2026-03-01T10:00:02Z", { role: "user", kind: "user" }],
+		["custom", "d", "gone", 1234, { kind: "custom" }],
+		["label", "e", "d", undefined, {}],
+	];
+	const entries = rows.map(([type, id, parent, time, facts], i) => {
+		const usage = id === "b" ? { usage: { input: 10, output: 5, cacheRead: 2, cost: 0.25 } } : {};
+		return new LazyEntry(columns, columns.push(type, id, parent, time as string, i * 100, 99, { ...facts, ...usage }));
+	});
+	return { columns, entries };
+}
+
+describe("SkeletonColumns (a big session's skeleton as columns)", () => {
+	it("gives back every field as pushed: parents by row or by id, timestamps exactly as the file wrote them", () => {
+		const { entries } = load();
+		expect(shapes(entries)).toEqual([
+			{
+				type: "message",
+				id: "a",
+				parentId: null,
+				timestamp: "2026-03-01T10:00:00.000Z",
+				offset: 0,
+				length: 99,
+				facts: { role: "user", kind: "user" },
+			},
+			{
+				type: "message",
+				id: "b",
+				parentId: "a",
+				timestamp: "2026-03-01T10:00:01.250Z",
+				offset: 100,
+				length: 99,
+				facts: {
+					role: "assistant",
+					model: "p/m",
+					kind: "assistant",
+					usage: { input: 10, output: 5, cacheRead: 2, cost: 0.25 },
+				},
+			},
+			// Not canonical ISO text: kept as written, not reprinted with milliseconds.
+			{
+				type: "message",
+				id: "c",
+				parentId: "a",
+				timestamp: "2026-03-01T10:00:02Z",
+				offset: 200,
+				length: 99,
+				facts: { role: "user", kind: "user" },
+			},
+			// A damaged file's number where a timestamp belongs stays that number.
+			{
+				type: "custom",
+				id: "d",
+				parentId: "gone",
+				timestamp: 1234,
+				offset: 300,
+				length: 99,
+				facts: { kind: "custom" },
+			},
+			{ type: "label", id: "e", parentId: "d", timestamp: undefined, offset: 400, length: 99, facts: {} },
+		]);
+	});
+
+	it("a cache round trip keeps every field, from one load's columns and from skeletons of several", () => {
+		const { entries } = load();
+		// What the entry table works out: parents' positions (the dangling one has none).
+		[-1, 0, 0, -1, 3].forEach((parent, i) => {
+			entries[i]!.parentAt = parent;
+		});
+		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries };
+		const decoded = decodeSkeleton(encodeSkeleton(skeleton))!;
+		expect(shapes(decoded.entries)).toEqual(shapes(entries));
+		expect(decoded.entries.map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
+
+		const mixed = entries.map((e) =>
+			standaloneSkeleton(e.type, e.id, e.parentId, e.timestamp, e.offset, e.length, e.facts),
+		);
+		const again = decodeSkeleton(encodeSkeleton({ ...skeleton, entries: mixed }))!;
+		expect(shapes(again.entries)).toEqual(shapes(entries));
+		expect(again.entries.map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
+	});
+
+	it("an offset moves (a rewrite) and a row appended after a decode lands in the same columns", () => {
+		const { entries } = load();
+		[-1, 0, 0, -1, 3].forEach((parent, i) => {
+			entries[i]!.parentAt = parent;
+		});
+		const decoded = decodeSkeleton(
+			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries }),
+		)!;
+		const columns = decoded.entries[0]!.columns;
+		decoded.entries[1]!.offset = 5_000_000_000;
+		expect(decoded.entries[1]!.offset).toBe(5_000_000_000);
+		const next = new LazyEntry(columns, columns.push("message", "f", "e", "2026-03-01T11:00:00.000Z", 500, 10, {}));
+		expect([next.row, next.parentId, next.timestamp]).toEqual([5, "e", "2026-03-01T11:00:00.000Z"]);
+		expect(decoded.entries[4]!.parentId).toBe("d");
+	});
+});
