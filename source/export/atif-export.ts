@@ -74,7 +74,7 @@ interface Totals {
 type Draft = Omit<AtifStep, "step_id">;
 
 // ISO 8601 as Python's datetime.fromisoformat reads it (Harbor's validator): date, time, zone.
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 function stamp(entry: StoredEntry): { timestamp?: string } {
 	return typeof entry.timestamp === "string" && ISO.test(entry.timestamp) ? { timestamp: entry.timestamp } : {};

@@ -9,7 +9,7 @@ describe("oneRow", () => {
 	});
 
 	it("cuts a one-line output of a megabyte to its head (only the head can show)", () => {
-		expect(oneRow("0123456789".repeat(100_000), 20)).toBe(`${"0123456789".repeat(2)}`.slice(0, 19) + "…");
+		expect(oneRow("0123456789".repeat(100_000), 20)).toBe(`${`${"0123456789".repeat(2)}`.slice(0, 19)}…`);
 		// Just over the head that is looked at, a line still gets its ellipsis.
 		expect(oneRow("x".repeat(20 * 4 + 17), 20)).toBe(`${"x".repeat(19)}…`);
 	});
