@@ -90,23 +90,35 @@ export function describeMissingImages(count: number): string | undefined {
 	return `${count} ${count === 1 ? "image" : "images"} missing from the blob store (written as a note)`;
 }
 
-/** The system prompt of a path: its `session_init`'s, else the one xcsh builds for the session's folder. */
-async function systemPromptOf(source: ExportSource, ids: readonly string[], header: SessionHeader): Promise<string> {
+/**
+ * The system prompt of a path: its `session_init`'s (read through `prepare`, which redacts it and
+ * counts its secrets once), else the one xcsh builds for the session's folder (`redactText` then).
+ */
+async function systemPromptOf(
+	reader: PathReader,
+	ids: readonly string[],
+	prepare: (entry: StoredEntry) => StoredEntry,
+	redactText: (text: string) => string,
+): Promise<string> {
 	for (const id of ids) {
-		const entry = source.entry(id);
-		if (entry?.type === "session_init" && typeof (entry as { systemPrompt?: unknown }).systemPrompt === "string")
-			return (entry as { systemPrompt: string }).systemPrompt;
+		if (reader.typeOf(id) !== "session_init") continue;
+		const entry = reader.source.entry(id);
+		const prompt = entry && (prepare(entry) as { systemPrompt?: unknown }).systemPrompt;
+		if (typeof prompt === "string") return prompt;
 	}
+	const header = reader.source.header;
 	const [{ buildSystemPrompt }, { createCodingTools }] = await Promise.all([
 		import("../agent/system-prompt.js"),
 		import("../agent/tools/index.js"),
 	]);
 	const now = new Date(header.timestamp);
-	return buildSystemPrompt({
-		cwd: header.cwd,
-		tools: createCodingTools(header.cwd),
-		...(Number.isNaN(now.getTime()) ? {} : { now }),
-	});
+	return redactText(
+		buildSystemPrompt({
+			cwd: header.cwd,
+			tools: createCodingTools(header.cwd),
+			...(Number.isNaN(now.getTime()) ? {} : { now }),
+		}),
+	);
 }
 
 /**
@@ -160,8 +172,8 @@ export async function writeJsonlExport(
 		const prompts = new Map<string, string>();
 		if (request.format === "openai-sft" && request.system)
 			for (const { leafId, ids } of paths) {
-				const prompt = await systemPromptOf(source, ids, source.header);
-				prompts.set(leafId, redaction ? redaction.text(prompt) : prompt);
+				const redactText = (text: string): string => (redaction ? redaction.text(text) : text);
+				prompts.set(leafId, await systemPromptOf(reader, ids, prepare, redactText));
 			}
 		produce = async (sink) => {
 			for (const { leafId, ids } of paths) {
