@@ -10,6 +10,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { agentTurn, resultOf, storySession, TOKEN } from "./trajectory-sessions.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON, read field by field in assertions
 type Json = Record<string, any>;
 
 const FIXTURES = join(import.meta.dirname, "../fixtures");
