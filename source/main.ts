@@ -19,6 +19,9 @@ const HELP = `
                                                 --role user|assistant|tool, --since/--until <when>
     $ xcsh shares [revoke <id>]                 Everything shared so far; revoke deletes the gist (or asks your share module)
     $ xcsh --export <session.jsonl> [out.html]  Write a session as a self-contained HTML page (or .md, .json)
+    $ xcsh export <session.jsonl> [out] --format pi|atif|openai-sft
+                                                The same; pi: a JSONL pi reads fully, atif: trajectories for
+                                                evals, openai-sft: chat fine-tuning lines (one per branch)
     $ xcsh checkpoints <session | id> [--json]  The turns that changed files (entry id, time, prompt, +/- lines)
     $ xcsh restore <session | id> <entry-id>    Put the files and the conversation back to that entry
                                                 (--code-only, --conversation-only, --dry-run, --yes, --json)
@@ -38,10 +41,14 @@ const HELP = `
     --extension <path>   Load an extension module (repeatable)
     --list-models        Show the models xcsh can use
     --no-redact          --export: keep secrets (they are redacted by default)
-    --format <f>         --export: html (default), md or json (else taken from the output's .html/.md/.json)
+    --format <f>         --export: html (default), md, json, pi, atif or openai-sft (else taken from the
+                         output's .html/.md/.json; a .jsonl output needs pi, atif or openai-sft)
     --force              --export: replace an existing output file (never a session file)
+    --branch             --export: only the path to the session's last entry (atif, openai-sft: not every branch)
     --focused            --export md/json: only the prompts and the final answers
     --collapse-tools     --export: keep only the first lines of each tool result
+    --system             --export openai-sft: put the system prompt first
+    --thinking           --export openai-sft: keep the reasoning (as reasoning_content)
     --session-dir <dir>  Use this session directory instead of the project's default
     --all                Every project, not just the current directory
     --json               Machine-readable output
@@ -82,6 +89,8 @@ const FLAGS = {
 	focused: { type: "boolean", default: false },
 	collapseTools: { type: "boolean", default: false },
 	force: { type: "boolean", default: false },
+	branch: { type: "boolean", default: false },
+	system: { type: "boolean", default: false },
 	all: { type: "boolean", default: false },
 	json: { type: "boolean", default: false },
 	sessionDir: { type: "string" },
@@ -183,6 +192,23 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	process.exit(code);
 }
 
+/** `xcsh --export <input> [output]` and `xcsh export <input> [output]`. */
+async function runExport(
+	input: string,
+	rest: readonly string[],
+	io: { stdout: (text: string) => void; stderr: (text: string) => void; cwd: string },
+): Promise<number> {
+	const { runExportCommand, exportThinking } = await import("./cli/export-command.js");
+	const { redact, format, focused, collapseTools, force, branch, system } = cli.flags;
+	const thinking = exportThinking(cli.flags.thinking, rest);
+	return runExportCommand(
+		input,
+		thinking.output,
+		{ redact, format, focused, collapseTools, force, branch, system, thinking: thinking.on },
+		io,
+	);
+}
+
 async function main(): Promise<number> {
 	const unknown = unknownFlags(FLAGS, cli.unnormalizedFlags);
 	if (unknown.length > 0) {
@@ -205,11 +231,7 @@ async function main(): Promise<number> {
 	const tightened = tightenAgentDir();
 	if (tightened > 0) io.stderr(`${tightenedNotice(tightened)}\n`);
 	const { flags } = cli;
-	if (flags.export !== undefined) {
-		const { runExportCommand } = await import("./cli/export-command.js");
-		const { redact, format, focused, collapseTools, force } = flags;
-		return runExportCommand(flags.export, command, { redact, format, focused, collapseTools, force }, io);
-	}
+	if (flags.export !== undefined) return runExport(flags.export, cli.input, io);
 	if (flags.listModels) {
 		const { runListModels } = await import("./cli/list-models-command.js");
 		return runListModels(io);
@@ -280,6 +302,8 @@ async function main(): Promise<number> {
 			setLogSink(stderrSink);
 			return runDiffCommand(args, io);
 		}
+		case "export":
+			return runExport(args[0] ?? "", args.slice(1), io);
 		case "import": {
 			const { runImportCommand } = await import("./cli/import-command.js");
 			setLogSink(stderrSink);

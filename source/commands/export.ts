@@ -2,9 +2,22 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getExportsDir } from "../agent-dir.js";
+import { formatFlagProblem } from "../export/export-flags.js";
 import { describeScope, type ExportScope } from "../export/export-scope.js";
 import { managerExportSource, selectScope } from "../export/export-source.js";
-import { chooseExportFormat, type ExportFormat, freeDefaultPath } from "../export/export-target.js";
+import {
+	chooseExportFormat,
+	EXPORT_FORMATS,
+	type ExportFormat,
+	freeDefaultPath,
+	isJsonlFormat,
+} from "../export/export-target.js";
+import {
+	describeMissingImages,
+	describeRecords,
+	type JsonlExportRequest,
+	writeJsonlExport,
+} from "../export/jsonl-export.js";
 import { describeRedaction } from "../export/redact-export.js";
 import { type TextFormat, writeTextExport } from "../export/text-export.js";
 import { ensurePrivateDir } from "../private-files.js";
@@ -24,11 +37,14 @@ const SPEC = words(
 		...EXPORT_SCOPE_FLAGS,
 		{
 			name: "--format",
-			value: { name: "format", choices: ["html", "md", "json"] },
-			description: "the file's format (default: from the path's extension, else html)",
+			value: { name: "format", choices: EXPORT_FORMATS },
+			description:
+				"the file's format (default: from the path's extension, else html); pi: a session pi reads fully, atif: trajectories, openai-sft: fine-tuning lines",
 		},
 		{ name: "--focused", description: "Markdown and JSON: only the messages, without tool calls and results" },
 		{ name: "--collapse-tools", description: "HTML: tool calls start collapsed" },
+		{ name: "--system", description: "openai-sft: put the system prompt first" },
+		{ name: "--thinking", description: "openai-sft: keep the reasoning (as reasoning_content)" },
 		{ name: "--no-redact", description: "keep secrets as they are (they are redacted by default)" },
 		{ name: "--force", description: "replace an existing file" },
 		{ name: "--copy", hidden: true, description: "" },
@@ -42,7 +58,7 @@ function expandHome(path: string): string {
 	return path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
 }
 
-/** /export [path] [flags]: the session as an HTML page (opened), or Markdown or JSON. */
+/** /export [path] [flags]: the session as an HTML page (opened), Markdown, JSON, pi JSONL, ATIF or OpenAI fine-tuning lines. */
 export function exportCommand(deps: ExportCommandDeps): SlashCommand {
 	return {
 		name: "export",
@@ -58,12 +74,28 @@ export function exportCommand(deps: ExportCommandDeps): SlashCommand {
 			const named = path === undefined ? undefined : expandHome(path);
 			const chosen = chooseExportFormat(named, flagValue(args, "--format"));
 			if ("error" in chosen) return failure(chosen.error);
+			const problem = formatFlagProblem(chosen.format, {
+				focused: hasFlag(args, "--focused"),
+				collapseTools: hasFlag(args, "--collapse-tools"),
+				system: hasFlag(args, "--system"),
+				thinking: hasFlag(args, "--thinking"),
+			});
+			if (problem) return failure(problem);
 			let requested: string;
 			try {
 				requested = named ?? (await defaultExportPath(session, chosen.format, force));
 			} catch (error) {
 				return failure(messageOf(error));
 			}
+			if (isJsonlFormat(chosen.format))
+				return exportJsonl(session, requested, {
+					format: chosen.format,
+					scope,
+					redact,
+					force,
+					system: hasFlag(args, "--system"),
+					thinking: hasFlag(args, "--thinking"),
+				});
 			if (chosen.format !== "html")
 				return exportText(session, chosen.format, requested, scope, {
 					focused: hasFlag(args, "--focused"),
@@ -152,6 +184,38 @@ async function exportText(
 				`Exported to: ${path}`,
 				...(redacted ? [redacted] : []),
 				...(options.redact ? [] : ["Not redacted (--no-redact)"]),
+			].join("\n"),
+		);
+	} catch (error) {
+		return failure(messageOf(error));
+	}
+}
+
+/** /export --format pi|atif|openai-sft: the scope (pi: the whole file by default; atif, openai-sft: every branch). */
+async function exportJsonl(
+	session: AgentSession,
+	requested: string,
+	request: Omit<JsonlExportRequest, "input" | "onRedacted">,
+): Promise<CommandResult> {
+	const manager = session.sessionManager;
+	let redacted: string | undefined;
+	try {
+		const source = await managerExportSource(manager);
+		const result = await writeJsonlExport(source, resolve(requested), {
+			...request,
+			input: manager.getSessionFile(),
+			onRedacted: (summary) => {
+				redacted = describeRedaction(summary);
+			},
+		});
+		const missing = describeMissingImages(result.missingImages);
+		return info(
+			[
+				`Exported to: ${result.path}`,
+				describeRecords(request.format, result.records, request.scope),
+				...(missing ? [missing] : []),
+				...(redacted ? [redacted] : []),
+				...(request.redact === false ? ["Not redacted (--no-redact)"] : []),
 			].join("\n"),
 		);
 	} catch (error) {

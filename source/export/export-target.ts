@@ -4,48 +4,76 @@ import { getSessionsRoot } from "../agent-dir.js";
 import { isSessionHeader } from "../session/session-loader.js";
 
 /** What an export can be written as. */
-export type ExportFormat = "html" | "md" | "json";
+export type ExportFormat = "html" | "md" | "json" | "pi" | "atif" | "openai-sft";
 
+/** The formats written as JSON lines (a session's own extension is allowed for them). */
+export type JsonlFormat = "pi" | "atif" | "openai-sft";
+
+/** Every format, in the order help and errors list them. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["html", "md", "json", "pi", "atif", "openai-sft"];
+
+/** The names each format may be written to; the first is the default name's. */
 const EXTENSIONS: Record<ExportFormat, readonly string[]> = {
 	html: [".html", ".htm"],
 	md: [".md", ".markdown"],
 	json: [".json"],
+	pi: [".jsonl"],
+	// One trajectory is a JSON file (as Harbor writes trajectory.json); several are one per line.
+	atif: [".jsonl", ".json"],
+	"openai-sft": [".jsonl"],
 };
 
-const FORMATS: readonly ExportFormat[] = ["html", "md", "json"];
+/** The formats a name alone implies: a .jsonl name could be a session, so it never implies one. */
+const IMPLIED: readonly ExportFormat[] = ["html", "md", "json"];
 
-/** The format an output name implies, or undefined for any other extension (or none). */
+const KNOWN_EXTENSIONS: ReadonlySet<string> = new Set(Object.values(EXTENSIONS).flat());
+
+/** True for the JSON-lines formats. */
+export function isJsonlFormat(format: ExportFormat): format is JsonlFormat {
+	return format === "pi" || format === "atif" || format === "openai-sft";
+}
+
+/** "html, md, json, pi, atif or openai-sft". */
+function formatList(): string {
+	return `${EXPORT_FORMATS.slice(0, -1).join(", ")} or ${EXPORT_FORMATS.at(-1)}`;
+}
+
+/** The format an output name implies, or undefined for any other extension (or none, or .jsonl). */
 export function formatOfExtension(path: string): ExportFormat | undefined {
 	const ext = extname(path).toLowerCase();
-	return FORMATS.find((format) => EXTENSIONS[format].includes(ext));
+	return IMPLIED.find((format) => EXTENSIONS[format].includes(ext));
 }
 
 /**
  * The format of an export from `--format` and the output's name. Without `--format` the extension
  * decides and anything but .html/.htm/.md/.markdown/.json is refused (it used to fall back to HTML,
- * which turned `--export a.jsonl b.jsonl` into overwriting a session). With `--format` any other
- * extension (`notes.txt`) is accepted, because the person named the format; an extension of
- * another format, and `.jsonl` always, are refused.
+ * which turned `--export a.jsonl b.jsonl` into overwriting a session). With `--format` any unknown
+ * extension (`notes.txt`) is accepted, because the person named the format; the extension of
+ * another format is refused, and `.jsonl` is only for the JSON-lines formats (pi, atif,
+ * openai-sft) — the target checks still refuse any file that holds a session.
  */
 export function chooseExportFormat(
 	output: string | undefined,
 	requested: string | undefined,
 ): { format: ExportFormat } | { error: string } {
-	if (requested !== undefined && !FORMATS.includes(requested as ExportFormat))
-		return { error: `--format takes md, json or html (got "${requested}")` };
+	if (requested !== undefined && !EXPORT_FORMATS.includes(requested as ExportFormat))
+		return { error: `--format takes ${formatList()} (got "${requested}")` };
 	const explicit = requested as ExportFormat | undefined;
 	if (output === undefined) return { format: explicit ?? "html" };
 	const name = basename(output);
-	if (extname(name).toLowerCase() === ".jsonl")
-		return { error: `Refusing to write an export to ${name}: .jsonl is the session format; use .html, .md or .json` };
-	const implied = formatOfExtension(name);
+	const ext = extname(name).toLowerCase();
 	if (explicit === undefined) {
+		if (ext === ".jsonl")
+			return {
+				error: `Refusing to write an export to ${name}: .jsonl is the session format; use .html, .md or .json, or --format pi|atif|openai-sft`,
+			};
+		const implied = formatOfExtension(name);
 		if (implied) return { format: implied };
 		return {
-			error: `Cannot tell the export format from ${name}: use a .html, .md or .json name, or --format html|md|json`,
+			error: `Cannot tell the export format from ${name}: use a .html, .md or .json name, or --format ${EXPORT_FORMATS.join("|")}`,
 		};
 	}
-	if (implied && implied !== explicit)
+	if (KNOWN_EXTENSIONS.has(ext) && !EXTENSIONS[explicit].includes(ext))
 		return { error: `${name} does not match --format ${explicit}: use a ${EXTENSIONS[explicit].join(" or ")} name` };
 	return { format: explicit };
 }
@@ -152,7 +180,8 @@ export async function freeDefaultPath(
 	format: ExportFormat,
 	replace = false,
 ): Promise<string> {
-	const ext = EXTENSIONS[format][0];
+	// A session's own name (`s.jsonl`) is never a JSON-lines export's default: `s.pi.jsonl`.
+	const ext = isJsonlFormat(format) ? `.${format}${EXTENSIONS[format][0]}` : EXTENSIONS[format][0];
 	const first = join(folder, `${stem}${ext}`);
 	if (replace || !(await exists(first))) return first;
 	for (let n = 2; ; n++) {

@@ -95,7 +95,7 @@ export function createCompactionSummaryMessage(
 }
 
 /** Text the model sees for a direct shell execution. */
-function bashExecutionToText(message: BashExecutionMessage): string {
+export function bashExecutionToText(message: BashExecutionMessage): string {
 	let text = `Ran \`${message.command}\`\n`;
 	text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
 	if (message.cancelled) text += "\n\n(command cancelled)";

@@ -68,7 +68,7 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 
 	it("/export lists --force (and every format, html too) among its arguments", () => {
 		expect(usageLine("export", findCommand("export", buildCommands(deps))!.spec)).toBe(
-			"/export [path] [--tree | --branch | --entry <id>] [--format html|md|json] [--focused] [--collapse-tools] [--no-redact] [--force]",
+			"/export [path] [--tree | --branch | --entry <id>] [--format html|md|json|pi|atif|openai-sft] [--focused] [--collapse-tools] [--system] [--thinking] [--no-redact] [--force]",
 		);
 	});
 
@@ -77,7 +77,9 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 		const before = bytes();
 		const name = file.split("/").at(-1)!;
 		expect(await run(session, file)).toEqual(
-			error(`Refusing to write an export to ${name}: .jsonl is the session format; use .html, .md or .json`),
+			error(
+				`Refusing to write an export to ${name}: .jsonl is the session format; use .html, .md or .json, or --format pi|atif|openai-sft`,
+			),
 		);
 		expect(await run(session, `${file} --format html --force`)).toMatchObject({ level: "error" });
 		const other = join(temp.root, "other.html");
@@ -110,7 +112,9 @@ describe("/export refuses outputs that could destroy a session or a file", () =>
 		const { session } = await makeSession();
 		const txt = join(temp.root, "out.txt");
 		expect(await run(session, txt)).toEqual(
-			error("Cannot tell the export format from out.txt: use a .html, .md or .json name, or --format html|md|json"),
+			error(
+				"Cannot tell the export format from out.txt: use a .html, .md or .json name, or --format html|md|json|pi|atif|openai-sft",
+			),
 		);
 		expect(await run(session, `${join(temp.root, "out.json")} --format md`)).toEqual(
 			error("out.json does not match --format md: use a .md or .markdown name"),

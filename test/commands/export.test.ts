@@ -97,13 +97,13 @@ describe("/export", () => {
 		expect(await run(deps, session, `/export ${json}`)).toEqual(notice("info", `Exported to: ${json}`));
 		expect(JSON.parse(readFileSync(json, "utf8")).messages[0].role).toBe("user");
 		expect(await run(deps, session, "/export --format pdf")).toEqual(
-			notice("error", '/export: --format takes html, md or json (got "pdf")'),
+			notice("error", '/export: --format takes html, md, json, pi, atif or openai-sft (got "pdf")'),
 		);
 	});
 
 	describe("flags are read through the spec (defects: a flag was taken for a file name)", () => {
 		const USAGE =
-			"/export [path] [--tree | --branch | --entry <id>] [--format html|md|json] [--focused] [--collapse-tools] [--no-redact] [--force]";
+			"/export [path] [--tree | --branch | --entry <id>] [--format html|md|json|pi|atif|openai-sft] [--focused] [--collapse-tools] [--system] [--thinking] [--no-redact] [--force]";
 		let previousCwd = "";
 		afterEach(() => {
 			if (previousCwd) process.chdir(previousCwd);
@@ -169,7 +169,7 @@ describe("/export", () => {
 				notice("error", `/export: --entry takes <id>. Usage: ${USAGE}`),
 			);
 			expect((await exportReal("--format")).result).toEqual(
-				notice("error", `/export: --format takes html, md or json. Usage: ${USAGE}`),
+				notice("error", `/export: --format takes html, md, json, pi, atif or openai-sft. Usage: ${USAGE}`),
 			);
 			expect((await exportReal("--force=yes")).result).toEqual(
 				notice("error", `/export: --force takes no value. Usage: ${USAGE}`),

@@ -18,8 +18,12 @@ describe("slash commands read through their spec, in the full-screen UI", () => 
 
 		await t.type("/help export");
 		t.write("\r");
-		const help = flat(await t.waitFor((screen) => flat(screen).includes("--format html|md|json  the file's format")));
-		expect(help).toContain("Usage: /export [path] [--tree | --branch | --entry <id>] [--format html|md|json]");
+		const help = flat(
+			await t.waitFor((screen) => flat(screen).includes("--format html|md|json|pi|atif|openai-sft  the file's format")),
+		);
+		expect(help).toContain(
+			"Usage: /export [path] [--tree | --branch | --entry <id>] [--format html|md|json|pi|atif|openai-sft]",
+		);
 
 		await t.type("/thinking ");
 		t.write("\t");

@@ -42,7 +42,8 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		expect(result).toMatchObject({
 			status: 2,
 			stdout: "",
-			stderr: "Refusing to write an export to s.jsonl: .jsonl is the session format; use .html, .md or .json\n",
+			stderr:
+				"Refusing to write an export to s.jsonl: .jsonl is the session format; use .html, .md or .json, or --format pi|atif|openai-sft\n",
 		});
 		expect(readFileSync(s.path).equals(s.bytes)).toBe(true);
 		expect(files()).toEqual(before);
@@ -57,7 +58,7 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		const result = run(["--export", "a.jsonl", "b.jsonl"]);
 		expect(result.status).toBe(2);
 		expect(result.stderr).toBe(
-			"Refusing to write an export to b.jsonl: .jsonl is the session format; use .html, .md or .json\n",
+			"Refusing to write an export to b.jsonl: .jsonl is the session format; use .html, .md or .json, or --format pi|atif|openai-sft\n",
 		);
 		expect(readFileSync(b.path).equals(b.bytes)).toBe(true);
 	});
@@ -123,7 +124,8 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		const s = session("s.jsonl");
 		expect(run(["--export", "s.jsonl", "out.txt"])).toMatchObject({
 			status: 2,
-			stderr: "Cannot tell the export format from out.txt: use a .html, .md or .json name, or --format html|md|json\n",
+			stderr:
+				"Cannot tell the export format from out.txt: use a .html, .md or .json name, or --format html|md|json|pi|atif|openai-sft\n",
 		});
 		expect(run(["--export", "s.jsonl", "out"]).status).toBe(2);
 		expect(run(["--export", "s.jsonl", "out.md", "--format", "json"])).toMatchObject({
@@ -173,7 +175,8 @@ describe("xcsh --export refuses outputs that could destroy a session or a file",
 		);
 		expect(run(["--export", ""])).toMatchObject({
 			status: 2,
-			stderr: "Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json] [--format f] [--force]\n",
+			stderr:
+				"Usage: xcsh --export <session.jsonl> [out.html|out.md|out.json|out.jsonl] [--format f] [--branch] [--force]\n",
 		});
 	});
 

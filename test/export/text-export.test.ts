@@ -70,7 +70,7 @@ describe("Markdown and JSON export", () => {
 		expect(JSON.parse(readFileSync(join(temp.root, "x.out"), "utf8")).messages).toHaveLength(4);
 		expect(runCli(["--export", file, "--format", "pdf"], { agentDir: temp.agentDir, cwd: temp.root })).toMatchObject({
 			status: 2,
-			stderr: '--format takes md, json or html (got "pdf")\n',
+			stderr: '--format takes html, md, json, pi, atif or openai-sft (got "pdf")\n',
 		});
 	});
 
@@ -84,14 +84,17 @@ describe("Markdown and JSON export", () => {
 		expect(chooseExportFormat(undefined, "md")).toEqual({ format: "md" });
 		expect(chooseExportFormat("notes.txt", "json")).toEqual({ format: "json" });
 		expect(chooseExportFormat("notes", undefined)).toEqual({
-			error: "Cannot tell the export format from notes: use a .html, .md or .json name, or --format html|md|json",
+			error:
+				"Cannot tell the export format from notes: use a .html, .md or .json name, or --format html|md|json|pi|atif|openai-sft",
 		});
 		expect(chooseExportFormat("dir/s.JSONL", "json")).toEqual({
-			error: "Refusing to write an export to s.JSONL: .jsonl is the session format; use .html, .md or .json",
+			error: "s.JSONL does not match --format json: use a .json name",
 		});
 		expect(chooseExportFormat("a.md", "html")).toEqual({
 			error: "a.md does not match --format html: use a .html or .htm name",
 		});
-		expect(chooseExportFormat("a.md", "")).toEqual({ error: '--format takes md, json or html (got "")' });
+		expect(chooseExportFormat("a.md", "")).toEqual({
+			error: '--format takes html, md, json, pi, atif or openai-sft (got "")',
+		});
 	});
 });

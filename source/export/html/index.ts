@@ -120,7 +120,7 @@ export async function exportSessionToHtml(
 }
 
 /**
- * The `--export <file> [output]` fast path: reads a session file, migrates and resolves blobs in
+ * The `--export <file> [output]` fast path (`--branch`: the last entry's path only): reads a session file, migrates and resolves blobs in
  * memory only (the input is never rewritten, unlike opening it), and writes the HTML. Default
  * output `<cwd>/<input name without .jsonl>.html` (`-2`, `-3`, … if taken); returns its absolute path.
  */
@@ -128,7 +128,7 @@ export async function exportFromFile(
 	inputPath: string,
 	outputPath?: string,
 	cwd: string = process.cwd(),
-	options: RedactionChoice = {},
+	options: RedactionChoice & { scope?: ExportScope } = {},
 ): Promise<string> {
 	const source = await openExportFile(inputPath, cwd);
 	try {
@@ -136,7 +136,13 @@ export async function exportFromFile(
 			outputPath === undefined
 				? await freeDefaultPath(cwd, basename(source.path ?? inputPath, ".jsonl"), "html", options.force)
 				: resolve(cwd, outputPath);
-		return await writeExport(source, selectScope(source, { kind: "tree" }), undefined, output, options);
+		return await writeExport(
+			source,
+			selectScope(source, options.scope ?? { kind: "tree" }),
+			undefined,
+			output,
+			options,
+		);
 	} finally {
 		source.close();
 	}
