@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
+import { ImportBatch } from "./import-batch.js";
 import { type CwdOrigin, SkipError, type SourceTool } from "./import-plan.js";
-import { writePlan } from "./session-writer.js";
+import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 
 /** What happened to one source file. */
@@ -38,14 +39,22 @@ function reasonOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-/** Imports one source file; never throws (a file that cannot be imported is a `skipped` result). */
-export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
+/** Imports one source file through `batch` (its new session is on disk once the batch finishes). */
+async function importInto(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult> {
 	const source = resolve(path);
 	try {
 		const text = readSourceText(source);
 		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
 		if (plan.items.length === 0) throw new SkipError("no entries in it");
-		const outcome = await writePlan(plan, { dryRun: options.dryRun });
+		let outcome: Awaited<ReturnType<typeof writePlan>>;
+		try {
+			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+		} catch (error) {
+			if (!(error instanceof BatchPending)) throw error;
+			// The same source twice in one run: the first one's record is written, then this is compared to it.
+			await batch.finish();
+			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+		}
 		return {
 			status: outcome.kind,
 			source,
@@ -63,8 +72,30 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 	}
 }
 
-/** Imports every session file under the given files and directories, one after another. */
+/** Finishes the batch; a result whose session could not be written becomes a `skipped` one. */
+async function settle(results: ImportResult[], batch: ImportBatch): Promise<ImportResult[]> {
+	const failures = await batch.finish();
+	if (failures.size === 0) return results;
+	return results.map((result) => {
+		if (result.status !== "imported" && result.status !== "reimported") return result;
+		const failure = failures.get(result.sessionFile);
+		return failure ? { status: "skipped", source: result.source, reason: reasonOf(failure) } : result;
+	});
+}
+
+/** Imports one source file; never throws (a file that cannot be imported is a `skipped` result). */
+export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
+	const batch = new ImportBatch();
+	const [result] = await settle([await importInto(path, options, batch)], batch);
+	return result!;
+}
+
+/**
+ * Imports every session file under the given files and directories, one after another; new
+ * sessions are written in one batch (each file fsynced, each folder once, then the records).
+ */
 export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
+	const batch = new ImportBatch();
 	const results: ImportResult[] = [];
 	for (const path of paths) {
 		let files: string[];
@@ -74,7 +105,7 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 			results.push({ status: "skipped", source: resolve(path), reason: reasonOf(error) });
 			continue;
 		}
-		for (const file of files) results.push(await importFile(file, options));
+		for (const file of files) results.push(await importInto(file, options, batch));
 	}
-	return results;
+	return settle(results, batch);
 }

@@ -1,6 +1,11 @@
-import { createHash } from "node:crypto";
 import { existsSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { createSessionId } from "../session/ids.js";
 import { SessionManager } from "../session/session-manager.js";
+import { getDefaultSessionDir, sessionFileName } from "../session/session-paths.js";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "../session/types.js";
+import { buildSessionLines, itemHash } from "./entry-lines.js";
+import type { ImportBatch } from "./import-batch.js";
 import { IMPORT_CUSTOM_TYPE, IMPORTER_VERSION, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
 import { type ImportRecord, readImportRecord, writeImportRecord } from "./import-record.js";
 
@@ -15,15 +20,8 @@ export type WriteOutcome =
 /** Where a dry run says a session would go before it exists. */
 export const NEW_SESSION = "(new session)";
 
-function hashOf(item: PlanItem): string {
-	return createHash("sha1")
-		.update(JSON.stringify([item.parent, item.timestamp, item.body]))
-		.digest("base64url")
-		.slice(0, 16);
-}
-
-/** The items in the order they are appended: the main line's leaf last, so it is the leaf on reload. */
-function appendOrder(plan: ImportPlan): readonly PlanItem[] {
+/** The items in the order they are written: the main line's leaf last, so it is the leaf on reload. */
+export function appendOrder(plan: ImportPlan): readonly PlanItem[] {
 	const leaf = plan.leafKey;
 	if (leaf === undefined || plan.items.at(-1)?.key === leaf) return plan.items;
 	if (plan.items.some((item) => item.parent === leaf)) return plan.items;
@@ -36,7 +34,7 @@ function hasReply(plan: ImportPlan): boolean {
 }
 
 /** Appends items to a session, mapping source keys to entry ids in `ids`; returns how many. */
-function appendItems(
+export function appendItems(
 	manager: SessionManager,
 	items: readonly PlanItem[],
 	ids: Map<string, string>,
@@ -92,7 +90,7 @@ function appendItems(
 	return written;
 }
 
-function recordFor(plan: ImportPlan, sessionFile: string): ImportRecord {
+function recordFor(plan: ImportPlan, sessionFile: string, entries: ImportRecord["entries"]): ImportRecord {
 	return {
 		version: 1,
 		tool: plan.tool,
@@ -100,7 +98,7 @@ function recordFor(plan: ImportPlan, sessionFile: string): ImportRecord {
 		sourcePath: plan.sourcePath,
 		sessionFile,
 		importer: IMPORTER_VERSION,
-		entries: {},
+		entries,
 	};
 }
 
@@ -119,34 +117,34 @@ function dateFile(file: string, plan: ImportPlan): void {
 	if (ms > 0) utimesSync(file, new Date(ms), new Date(ms));
 }
 
-async function writeNew(plan: ImportPlan, hashes: Map<PlanItem, string>, note?: string): Promise<ImportRecord> {
-	let now = plan.startedAt;
-	const manager = await SessionManager.create(plan.cwd, { clock: () => now, breadcrumb: false });
-	try {
-		if (plan.title) await manager.setSessionName(plan.title);
-		const root = manager.appendCustomEntry(IMPORT_CUSTOM_TYPE, {
-			kind: "provenance",
-			tool: plan.tool,
-			sourcePath: plan.sourcePath,
-			sourceId: plan.sourceId,
-			importer: IMPORTER_VERSION,
-			importedAt: new Date().toISOString(),
-			cwdFrom: plan.cwdOrigin,
-			...(plan.badLines.length > 0 ? { unreadableLines: plan.badLines } : {}),
-			...(note ? { note } : {}),
-		});
-		const ids = new Map<string, string>();
-		appendItems(manager, appendOrder(plan), ids, root, (iso) => {
-			now = iso;
-		});
-		await manager.flush();
-		const file = manager.getSessionFile()!;
-		const record = recordFor(plan, file);
-		for (const item of plan.items) record.entries[item.key] = [ids.get(item.key)!, hashes.get(item)!];
-		return record;
-	} finally {
-		await manager.close();
-	}
+/** A new session for the plan, written whole through the batch; returns its file. */
+async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
+	const id = createSessionId();
+	const header: SessionHeader = {
+		type: "session",
+		version: CURRENT_SESSION_VERSION,
+		id,
+		timestamp: plan.startedAt,
+		cwd: plan.cwd,
+	};
+	if (plan.title) header.title = plan.title;
+	const file = join(getDefaultSessionDir(plan.cwd), sessionFileName(plan.startedAt, id));
+	const provenance = {
+		kind: "provenance",
+		tool: plan.tool,
+		sourcePath: plan.sourcePath,
+		sourceId: plan.sourceId,
+		importer: IMPORTER_VERSION,
+		importedAt: new Date().toISOString(),
+		cwdFrom: plan.cwdOrigin,
+		...(plan.badLines.length > 0 ? { unreadableLines: plan.badLines } : {}),
+		...(note ? { note } : {}),
+	};
+	await batch.add(file, lastTime(plan), (sink) => {
+		const built = buildSessionLines(header, { timestamp: plan.startedAt, data: provenance }, appendOrder(plan), sink);
+		return { record: recordFor(plan, file, built.entries), blobs: built.blobs };
+	});
+	return file;
 }
 
 async function appendNew(
@@ -188,12 +186,21 @@ function compare(plan: ImportPlan, record: ImportRecord, hashes: Map<PlanItem, s
 	return { fresh, compatible };
 }
 
-/** Writes a plan as a native session: new, appended to its earlier import, unchanged, or anew. */
-export async function writePlan(plan: ImportPlan, options: { dryRun: boolean }): Promise<WriteOutcome> {
-	const hashes = new Map(plan.items.map((item) => [item, hashOf(item)] as const));
+/**
+ * Writes a plan as a native session: new (written whole through `batch`, on disk once the batch
+ * finishes), appended to its earlier import, unchanged, or anew.
+ */
+export async function writePlan(
+	plan: ImportPlan,
+	options: { dryRun: boolean },
+	batch: ImportBatch,
+): Promise<WriteOutcome> {
+	// An earlier import of this source still in the batch: its record must exist before it is compared.
+	if (batch.holds(plan)) throw new BatchPending();
 	const record = readImportRecord(plan.tool, plan.sourceId);
 	const previous = record && existsSync(record.sessionFile) ? record : undefined;
 	if (previous) {
+		const hashes = new Map(plan.items.map((item) => [item, itemHash(item)] as const));
 		const { fresh, compatible } = compare(plan, previous, hashes);
 		if (compatible && fresh.length === 0) return { kind: "unchanged", sessionFile: previous.sessionFile, entries: 0 };
 		if (compatible) {
@@ -213,10 +220,11 @@ export async function writePlan(plan: ImportPlan, options: { dryRun: boolean }):
 	const note = previous
 		? `The source changed since it was imported into ${previous.sessionFile}; imported again as a new session.`
 		: undefined;
-	const written = await writeNew(plan, hashes, note);
-	writeImportRecord(written);
-	dateFile(written.sessionFile, plan);
+	const sessionFile = await writeNew(plan, batch, note);
 	return previous
-		? { kind: "reimported", sessionFile: written.sessionFile, previousSessionFile: previous.sessionFile, entries }
-		: { kind: "imported", sessionFile: written.sessionFile, entries };
+		? { kind: "reimported", sessionFile, previousSessionFile: previous.sessionFile, entries }
+		: { kind: "imported", sessionFile, entries };
 }
+
+/** Thrown by `writePlan` when the batch must finish before this plan can be written. */
+export class BatchPending extends Error {}
