@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { OPENCODE_UNSUPPORTED } from "../import/detect.js";
 import { SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
 import { type ImportOptions, type ImportResult, importPaths } from "../import/import-run.js";
 import { sourceHomes } from "../import/scan.js";
@@ -57,10 +56,6 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		io.stderr(`Unknown --from ${safeLine(flags.from ?? "")}: use ${SOURCE_TOOLS.join(", ")} or auto.\n`);
 		return 2;
 	}
-	if (from === "opencode") {
-		io.stderr(`${OPENCODE_UNSUPPORTED}.\n`);
-		return 2;
-	}
 	if (flags.cwd === "") {
 		io.stderr(`--cwd needs a directory.\n${IMPORT_USAGE}\n`);
 		return 2;
@@ -81,16 +76,13 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		cwd: resolve(io.cwd, flags.cwd ?? "."),
 		cwdGiven: flags.cwd !== undefined,
 	};
-	const paths = flags.scan ? homes.filter((home) => home.tool !== "opencode").map((home) => home.path) : args;
+	const paths = flags.scan ? homes.map((home) => home.path) : args;
 	const results = await importPaths(paths, options);
 	if (flags.json) io.stdout(`${safeJson(flags.scan ? { homes, results } : results)}\n`);
 	else {
 		if (flags.scan) {
 			if (homes.length === 0) io.stdout("No sessions of other agents found in the usual places.\n");
-			for (const home of homes)
-				io.stdout(
-					`${home.tool}: ${safeLine(home.path)}${home.tool === "opencode" ? ` (${OPENCODE_UNSUPPORTED})` : ""}\n`,
-				);
+			for (const home of homes) io.stdout(`${home.tool}: ${safeLine(home.path)}\n`);
 		}
 		for (const result of results) io.stdout(`${describeResult(result, options.dryRun)}\n`);
 		if (flags.scan && results.some((r) => r.status !== "skipped" && r.status !== "unchanged"))

@@ -156,7 +156,8 @@ async function placeWithoutReplacing(temp: string, target: string): Promise<void
  */
 export class ImportBatch {
 	readonly #pending: Pending[] = [];
-	readonly #sources = new Set<string>();
+	/** tool + source id → the session file it is going to. */
+	readonly #sources = new Map<string, string>();
 	readonly #failures: BatchFailures = new Map();
 	readonly #inFlight = new Set<Promise<void>>();
 	readonly #dirs = new Set<string>();
@@ -165,6 +166,11 @@ export class ImportBatch {
 	/** True when a session of this source is in the batch and its record not yet written. */
 	holds(record: Pick<ImportRecord, "tool" | "sourceId">): boolean {
 		return this.#sources.has(`${record.tool}\0${record.sourceId}`);
+	}
+
+	/** The session file a source in the batch is going to, if it is in it. */
+	sessionFileOf(record: Pick<ImportRecord, "tool" | "sourceId">): string | undefined {
+		return this.#sources.get(`${record.tool}\0${record.sourceId}`);
 	}
 
 	/**
@@ -199,7 +205,7 @@ export class ImportBatch {
 		);
 		this.#inFlight.add(tracked);
 		this.#pending.push({ target, record: built.record, mtimeMs, done });
-		this.#sources.add(`${built.record.tool}\0${built.record.sourceId}`);
+		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
 	}
 
 	async #land(file: TempFile, target: string, blobs: readonly PendingBlob[]): Promise<void> {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
 import { type CwdOrigin, SkipError, type SourceTool } from "./import-plan.js";
+import { isOpencodeDatabase, OPENCODE_SQLITE } from "./opencode-storage.js";
 import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 
@@ -43,6 +44,8 @@ function reasonOf(error: unknown): string {
 async function importInto(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult> {
 	const source = resolve(path);
 	try {
+		// A database is never read whole as text to find out it is not a session.
+		if (isOpencodeDatabase(source)) throw new SkipError(OPENCODE_SQLITE);
 		const text = readSourceText(source);
 		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
 		if (plan.items.length === 0) throw new SkipError("no entries in it");

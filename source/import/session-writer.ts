@@ -117,6 +117,12 @@ function dateFile(file: string, plan: ImportPlan): void {
 	if (ms > 0) utimesSync(file, new Date(ms), new Date(ms));
 }
 
+function parentSessionFile(plan: ImportPlan, batch: ImportBatch): string | undefined {
+	const source = { tool: plan.tool, sourceId: plan.parentSourceId! };
+	const record = readImportRecord(source.tool, source.sourceId);
+	return batch.sessionFileOf(source) ?? (record && existsSync(record.sessionFile) ? record.sessionFile : undefined);
+}
+
 /** A new session for the plan, written whole through the batch; returns its file. */
 async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
 	const id = createSessionId();
@@ -128,6 +134,9 @@ async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Pr
 		cwd: plan.cwd,
 	};
 	if (plan.title) header.title = plan.title;
+	// A subagent session points at its parent's xcsh session when that was imported (before, or in this batch).
+	const parent = plan.parentSourceId === undefined ? undefined : parentSessionFile(plan, batch);
+	if (parent) header.parentSession = parent;
 	const file = join(getDefaultSessionDir(plan.cwd), sessionFileName(plan.startedAt, id));
 	const provenance = {
 		kind: "provenance",
@@ -138,6 +147,8 @@ async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Pr
 		importedAt: new Date().toISOString(),
 		cwdFrom: plan.cwdOrigin,
 		...(plan.badLines.length > 0 ? { unreadableLines: plan.badLines } : {}),
+		...(plan.parentSourceId !== undefined ? { parentSourceId: plan.parentSourceId } : {}),
+		...(plan.sourceInfo ? { source: plan.sourceInfo } : {}),
 		...(note ? { note } : {}),
 	};
 	await batch.add(file, lastTime(plan), (sink) => {
