@@ -1,13 +1,10 @@
 import { existsSync, utimesSync } from "node:fs";
-import { join } from "node:path";
-import { createSessionId } from "../session/ids.js";
 import { SessionManager } from "../session/session-manager.js";
-import { getDefaultSessionDir, sessionFileName } from "../session/session-paths.js";
-import { CURRENT_SESSION_VERSION, type SessionHeader } from "../session/types.js";
-import { buildSessionLines, itemHash } from "./entry-lines.js";
 import type { ImportBatch } from "./import-batch.js";
-import { IMPORT_CUSTOM_TYPE, IMPORTER_VERSION, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
+import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
 import { type ImportRecord, readImportRecord, writeImportRecord } from "./import-record.js";
+import { appendOrder, buildNewSession, lastTime, newSession } from "./new-session.js";
+import { hasReply, NO_REPLY, planStatus } from "./plan-status.js";
 
 /** What importing one source session did (or, with `dryRun`, would do). */
 export type WriteOutcome =
@@ -19,19 +16,6 @@ export type WriteOutcome =
 
 /** Where a dry run says a session would go before it exists. */
 export const NEW_SESSION = "(new session)";
-
-/** The items in the order they are written: the main line's leaf last, so it is the leaf on reload. */
-export function appendOrder(plan: ImportPlan): readonly PlanItem[] {
-	const leaf = plan.leafKey;
-	if (leaf === undefined || plan.items.at(-1)?.key === leaf) return plan.items;
-	if (plan.items.some((item) => item.parent === leaf)) return plan.items;
-	const leafItem = plan.items.find((item) => item.key === leaf);
-	return leafItem ? [...plan.items.filter((item) => item !== leafItem), leafItem] : plan.items;
-}
-
-function hasReply(plan: ImportPlan): boolean {
-	return plan.items.some((item) => item.body.kind === "message" && item.body.message.role === "assistant");
-}
 
 /** Appends items to a session, mapping source keys to entry ids in `ids`; returns how many. */
 export function appendItems(
@@ -90,27 +74,6 @@ export function appendItems(
 	return written;
 }
 
-function recordFor(plan: ImportPlan, sessionFile: string, entries: ImportRecord["entries"]): ImportRecord {
-	return {
-		version: 1,
-		tool: plan.tool,
-		sourceId: plan.sourceId,
-		sourcePath: plan.sourcePath,
-		sessionFile,
-		importer: IMPORTER_VERSION,
-		entries,
-	};
-}
-
-function lastTime(plan: ImportPlan): number {
-	let latest = Date.parse(plan.startedAt) || 0;
-	for (const item of plan.items) {
-		const ms = Date.parse(item.timestamp);
-		if (ms > latest) latest = ms;
-	}
-	return latest;
-}
-
 /** The session file's time is the source's last activity, so the picker lists imports where they happened. */
 function dateFile(file: string, plan: ImportPlan): void {
 	const ms = lastTime(plan);
@@ -125,37 +88,11 @@ function parentSessionFile(plan: ImportPlan, batch: ImportBatch): string | undef
 
 /** A new session for the plan, written whole through the batch; returns its file. */
 async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
-	const id = createSessionId();
-	const header: SessionHeader = {
-		type: "session",
-		version: CURRENT_SESSION_VERSION,
-		id,
-		timestamp: plan.startedAt,
-		cwd: plan.cwd,
-	};
-	if (plan.title) header.title = plan.title;
 	// A subagent session points at its parent's xcsh session when that was imported (before, or in this batch).
 	const parent = plan.parentSourceId === undefined ? undefined : parentSessionFile(plan, batch);
-	if (parent) header.parentSession = parent;
-	const file = join(getDefaultSessionDir(plan.cwd), sessionFileName(plan.startedAt, id));
-	const provenance = {
-		kind: "provenance",
-		tool: plan.tool,
-		sourcePath: plan.sourcePath,
-		sourceId: plan.sourceId,
-		importer: IMPORTER_VERSION,
-		importedAt: new Date().toISOString(),
-		cwdFrom: plan.cwdOrigin,
-		...(plan.badLines.length > 0 ? { unreadableLines: plan.badLines } : {}),
-		...(plan.parentSourceId !== undefined ? { parentSourceId: plan.parentSourceId } : {}),
-		...(plan.sourceInfo ? { source: plan.sourceInfo } : {}),
-		...(note ? { note } : {}),
-	};
-	await batch.add(file, lastTime(plan), (sink) => {
-		const built = buildSessionLines(header, { timestamp: plan.startedAt, data: provenance }, appendOrder(plan), sink);
-		return { record: recordFor(plan, file, built.entries), blobs: built.blobs };
-	});
-	return file;
+	const session = newSession(plan, note, parent);
+	await batch.add(session.file, session.mtimeMs, (sink) => buildNewSession(plan, session, sink));
+	return session.file;
 }
 
 async function appendNew(
@@ -182,21 +119,6 @@ async function appendNew(
 	}
 }
 
-/** The import record's view of a plan: which items are new, and whether the old ones still match. */
-function compare(plan: ImportPlan, record: ImportRecord, hashes: Map<PlanItem, string>) {
-	const fresh: PlanItem[] = [];
-	let matched = 0;
-	let compatible = true;
-	for (const item of plan.items) {
-		const seen = record.entries[item.key];
-		if (!seen) fresh.push(item);
-		else if (seen[1] === hashes.get(item)) matched++;
-		else compatible = false;
-	}
-	if (matched !== Object.keys(record.entries).length) compatible = false;
-	return { fresh, compatible };
-}
-
 /**
  * Writes a plan as a native session: new (written whole through `batch`, on disk once the batch
  * finishes), appended to its earlier import, unchanged, or anew.
@@ -208,20 +130,17 @@ export async function writePlan(
 ): Promise<WriteOutcome> {
 	// An earlier import of this source still in the batch: its record must exist before it is compared.
 	if (batch.holds(plan)) throw new BatchPending();
-	const record = readImportRecord(plan.tool, plan.sourceId);
-	const previous = record && existsSync(record.sessionFile) ? record : undefined;
-	if (previous) {
-		const hashes = new Map(plan.items.map((item) => [item, itemHash(item)] as const));
-		const { fresh, compatible } = compare(plan, previous, hashes);
-		if (compatible && fresh.length === 0) return { kind: "unchanged", sessionFile: previous.sessionFile, entries: 0 };
-		if (compatible) {
-			if (!options.dryRun) await appendNew(plan, previous, fresh, hashes);
-			if (!options.dryRun) writeImportRecord(previous);
-			if (!options.dryRun) dateFile(previous.sessionFile, plan);
-			return { kind: "appended", sessionFile: previous.sessionFile, entries: fresh.length };
-		}
+	const status = planStatus(plan);
+	if (status.kind === "unchanged") return { kind: "unchanged", sessionFile: status.record.sessionFile, entries: 0 };
+	if (status.kind === "grown") {
+		const { record, fresh, hashes } = status;
+		if (!options.dryRun) await appendNew(plan, record, fresh, hashes);
+		if (!options.dryRun) writeImportRecord(record);
+		if (!options.dryRun) dateFile(record.sessionFile, plan);
+		return { kind: "appended", sessionFile: record.sessionFile, entries: fresh.length };
 	}
-	if (!hasReply(plan)) throw new SkipError("no assistant reply in it (xcsh keeps only sessions with one)");
+	const previous = status.previous;
+	if (!hasReply(plan)) throw new SkipError(NO_REPLY);
 	const entries = plan.items.length + 1;
 	if (options.dryRun) {
 		return previous
