@@ -44,6 +44,13 @@ export function describeResult(result: ImportResult, dryRun: boolean): string {
 	}
 }
 
+/** `XCSH_IMPORT_THREADS=n`: how many worker threads build sessions (0: none); unset or not a number: the default. */
+function threadsFromEnv(): { threads?: number } {
+	const value = process.env.XCSH_IMPORT_THREADS;
+	const n = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+	return Number.isInteger(n) && n >= 0 ? { threads: Math.min(n, 16) } : {};
+}
+
 function parseFrom(from: string | undefined): SourceTool | "auto" | undefined {
 	if (from === undefined || from === "auto") return "auto";
 	return (SOURCE_TOOLS as readonly string[]).includes(from) ? (from as SourceTool) : undefined;
@@ -75,6 +82,7 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		dryRun: flags.dryRun || flags.scan,
 		cwd: resolve(io.cwd, flags.cwd ?? "."),
 		cwdGiven: flags.cwd !== undefined,
+		...threadsFromEnv(),
 	};
 	const paths = flags.scan ? homes.map((home) => home.path) : args;
 	const results = await importPaths(paths, options);

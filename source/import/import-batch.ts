@@ -34,7 +34,7 @@ class TempFile {
 	readonly path: string;
 	#lines: string[] = [];
 	#chars = 0;
-	#chunks: string[] = [];
+	#chunks: (string | Uint8Array)[] = [];
 	#held = 0;
 	#fd: number | undefined;
 
@@ -46,6 +46,13 @@ class TempFile {
 		this.#lines.push(line);
 		this.#chars += line.length;
 		if (this.#chars > WRITE_CHUNK_CHARS) this.#cut();
+	}
+
+	/** Takes lines already encoded, newline-terminated (a session a worker thread built). */
+	hold(bytes: Uint8Array): void {
+		this.#cut();
+		this.#chunks.push(bytes);
+		this.#held += bytes.length;
 	}
 
 	/** No more lines. */
@@ -66,7 +73,7 @@ class TempFile {
 	#writeHeldSync(): void {
 		this.#fd ??= openSync(this.path, "wx", PRIVATE_FILE_MODE);
 		for (const chunk of this.#chunks) {
-			const bytes = Buffer.from(chunk);
+			const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
 			// A write may take fewer bytes than given: loop until all are in.
 			for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
 		}
@@ -182,6 +189,7 @@ export class ImportBatch {
 		target: string,
 		mtimeMs: number,
 		build: (sink: LineSink) => { record: ImportRecord; blobs: PendingBlob[] },
+		prebuilt?: Uint8Array,
 	): Promise<void> {
 		while (this.#inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.#inFlight);
 		const dir = dirname(target);
@@ -192,6 +200,7 @@ export class ImportBatch {
 		let built: { record: ImportRecord; blobs: PendingBlob[] };
 		try {
 			built = build((line) => file.push(line));
+			if (prebuilt) file.hold(prebuilt);
 			file.end();
 		} catch (error) {
 			await file.discard();
@@ -206,6 +215,11 @@ export class ImportBatch {
 		this.#inFlight.add(tracked);
 		this.#pending.push({ target, record: built.record, mtimeMs, done });
 		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
+	}
+
+	/** Writes a session a worker built (`body`: all its lines, encoded) to `target`, like `add`. */
+	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: ImportRecord, blobs: PendingBlob[]) {
+		await this.add(target, mtimeMs, () => ({ record, blobs }), body);
 	}
 
 	async #land(file: TempFile, target: string, blobs: readonly PendingBlob[]): Promise<void> {

@@ -1,7 +1,10 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
 import { type CwdOrigin, SkipError, type SourceTool } from "./import-plan.js";
+import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-pool.js";
+import { readImportRecord } from "./import-record.js";
 import { isOpencodeDatabase, OPENCODE_SQLITE } from "./opencode-storage.js";
 import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
@@ -30,6 +33,8 @@ export interface ImportOptions {
 	/** The project for sources that keep no cwd (`--cwd`), else the current directory. */
 	cwd: string;
 	cwdGiven: boolean;
+	/** Worker threads that build sessions (0: none, all on this thread); default: one per core, at most 4. */
+	threads?: number;
 }
 
 function reasonOf(error: unknown): string {
@@ -93,22 +98,111 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 	return result!;
 }
 
+/** Below this many bytes of sources, starting worker threads costs more than it saves. */
+const POOL_MIN_BYTES = 16 << 20;
+/** Sources handed to the workers ahead of the one being written: keeps them busy, bounds memory. */
+const READ_AHEAD_PER_WORKER = 4;
+
+type Source = { path: string; size: number } | { skipped: ImportResult };
+
+function sourcesOf(paths: readonly string[]): Source[] {
+	const sources: Source[] = [];
+	for (const path of paths) {
+		try {
+			for (const file of sourceFiles(resolve(path))) sources.push({ path: file, size: sizeOf(file) });
+		} catch (error) {
+			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: reasonOf(error) } });
+		}
+	}
+	return sources;
+}
+
+function sizeOf(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+/** What the main thread does with a worker's answer for one source. */
+async function settleReply(reply: BuildReply, path: string, options: ImportOptions, batch: ImportBatch) {
+	const source = resolve(path);
+	switch (reply.kind) {
+		case "skipped":
+			return { status: "skipped", source, reason: reply.reason } satisfies ImportResult;
+		case "unchanged":
+			return {
+				status: "unchanged",
+				source,
+				tool: reply.tool,
+				sourceId: reply.sourceId,
+				sessionFile: reply.sessionFile,
+				entries: 0,
+				cwd: reply.cwd,
+				cwdFrom: reply.cwdFrom,
+				unreadableLines: reply.badLines,
+			} satisfies ImportResult;
+		case "built": {
+			// The same source earlier in this run (its record written since the worker looked, or about to
+			// be): this one is compared to that import instead.
+			if (batch.holds(reply.record)) await batch.finish();
+			if (readImportRecord(reply.tool, reply.sourceId)) return importInto(path, options, batch);
+			const blobs = reply.blobs.map((blob) => ({ hash: blob.hash, bytes: Buffer.from(blob.bytes) }));
+			await batch.addBuilt(reply.file, reply.mtimeMs, reply.body, reply.record, blobs);
+			poolStats.built++;
+			return {
+				status: "imported",
+				source,
+				tool: reply.tool,
+				sourceId: reply.sourceId,
+				sessionFile: reply.file,
+				entries: reply.entries,
+				cwd: reply.cwd,
+				cwdFrom: reply.cwdFrom,
+				unreadableLines: reply.badLines,
+			} satisfies ImportResult;
+		}
+		case "main":
+			return importInto(path, options, batch);
+	}
+}
+
 /**
- * Imports every session file under the given files and directories, one after another; new
- * sessions are written in one batch (each file fsynced, each folder once, then the records).
+ * Imports every session file under the given files and directories, in order; new sessions are
+ * written in one batch (each file fsynced, each folder once, then the records). With enough to
+ * read, worker threads parse the sources and build their sessions while this thread writes.
  */
 export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
 	const batch = new ImportBatch();
+	const sources = sourcesOf(paths);
+	const bytes = sources.reduce((sum, s) => sum + ("size" in s ? s.size : 0), 0);
+	const threads = options.threads ?? (bytes >= POOL_MIN_BYTES ? defaultThreads() : 0);
+	const pool = !options.dryRun && sources.length > 1 && threads > 0 ? BuildPool.start(threads) : undefined;
 	const results: ImportResult[] = [];
-	for (const path of paths) {
-		let files: string[];
-		try {
-			files = sourceFiles(resolve(path));
-		} catch (error) {
-			results.push({ status: "skipped", source: resolve(path), reason: reasonOf(error) });
-			continue;
+	try {
+		const asked = new Map<number, Promise<BuildReply>>();
+		const ask = (i: number) => {
+			const source = sources[i];
+			if (!pool || !source || !("path" in source) || asked.has(i)) return;
+			const { from, cwd, cwdGiven } = options;
+			const reply = pool.build(source.path, { from, cwd, cwdGiven });
+			// A worker that failed leaves the source to this thread.
+			asked.set(
+				i,
+				reply.catch((): BuildReply => ({ id: -1, kind: "main" })),
+			);
+		};
+		for (let i = 0; i < sources.length; i++) {
+			const source = sources[i]!;
+			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) ask(ahead);
+			if ("skipped" in source) results.push(source.skipped);
+			else if (!pool) results.push(await importInto(source.path, options, batch));
+			else results.push(await settleReply(await asked.get(i)!, source.path, options, batch));
+			asked.delete(i);
 		}
-		for (const file of files) results.push(await importInto(file, options, batch));
+	} finally {
+		await pool?.close();
 	}
 	return settle(results, batch);
 }
