@@ -127,7 +127,10 @@ describe("importing opencode sessions", () => {
 			"assistant:Due dates are parsed by `parseDueDate` in src/dates.ts.",
 			"branchSummary:",
 		]);
-		expect(parent.entries.at(-1)).toMatchObject({ type: "branch_summary" });
+		expect(parent.entries.at(-1)).toMatchObject({
+			type: "branch_summary",
+			summary: "Reverted in opencode: the messages after this point were undone, and are kept on a branch.",
+		});
 		expect(
 			parent.entries.some(
 				(e) =>
@@ -192,6 +195,31 @@ describe("importing opencode sessions", () => {
 		expect(await importFile(moved, { ...options, from: "opencode" })).toMatchObject({
 			status: "skipped",
 			reason: SQLITE,
+		});
+	});
+
+	it("other files given as opencode's are skipped with their reasons", async () => {
+		const other = join(temp.root, "other.json");
+		writeFileSync(other, '{"sessionId": "x", "messages": []}');
+		expect(await importFile(other, { ...options, from: "opencode" })).toMatchObject({
+			reason: "not an opencode export or session file",
+		});
+		writeFileSync(other, '{"info": {"title": "no id"}, "messages": []}');
+		expect(await importFile(other, { ...options, from: "opencode" })).toMatchObject({
+			reason: "an opencode session without an id",
+		});
+		// A session file whose storage has no messages for it (and no database beside it).
+		const tree = join(temp.root, "tree");
+		cpSync(join(STORAGE, "session"), join(tree, "storage", "session"), { recursive: true });
+		const lone = join(
+			tree,
+			"storage",
+			"session",
+			"4b0ea68d7af9a6031a7ffda7ad66e0cb83315750",
+			"ses_4f29e0b1affeLk2Mn4Bv6Cx8Za.json",
+		);
+		expect(await importFile(lone, options)).toMatchObject({
+			reason: `no messages of this opencode session under ${join(tree, "storage", "message")}`,
 		});
 	});
 
