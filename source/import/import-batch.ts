@@ -22,8 +22,9 @@ const WRITE_CHUNK_CHARS = 4 << 20;
 /** Past this many characters a session's lines go to disk as they are built instead of waiting in memory. */
 const HOLD_CHARS = 16 << 20;
 
-/** At most this many finished sessions wait for their fsync at once. */
+/** At most this many finished sessions, and this many of their bytes held in memory, wait for their fsync at once. */
 const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT_HELD = 64 << 20;
 
 /**
  * A session's lines on their way to a hidden temp file. A session of usual size is kept as a few
@@ -53,6 +54,11 @@ class TempFile {
 		this.#cut();
 		this.#chunks.push(bytes);
 		this.#held += bytes.length;
+	}
+
+	/** What is held in memory to write (characters or bytes). */
+	get held(): number {
+		return this.#held;
 	}
 
 	/** No more lines. */
@@ -167,6 +173,7 @@ export class ImportBatch {
 	readonly #sources = new Map<string, string>();
 	readonly #failures: BatchFailures = new Map();
 	readonly #inFlight = new Set<Promise<void>>();
+	#inFlightHeld = 0;
 	readonly #dirs = new Set<string>();
 	readonly #blobs = new BlobStore(getBlobsDir());
 
@@ -191,7 +198,8 @@ export class ImportBatch {
 		build: (sink: LineSink) => { record: ImportRecord; blobs: PendingBlob[] },
 		prebuilt?: Uint8Array,
 	): Promise<void> {
-		while (this.#inFlight.size >= MAX_IN_FLIGHT) await Promise.race(this.#inFlight);
+		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
+			await Promise.race(this.#inFlight);
 		const dir = dirname(target);
 		if (!this.#dirs.has(dir)) ensurePrivateDirSync(dir);
 		this.#dirs.add(dir);
@@ -207,11 +215,14 @@ export class ImportBatch {
 			throw error;
 		}
 		const done = this.#land(file, target, built.blobs);
+		const held = file.held;
+		this.#inFlightHeld += held;
 		// Its failure is reported by `finish`; here it only frees a place.
-		const tracked: Promise<void> = done.then(
-			() => void this.#inFlight.delete(tracked),
-			() => void this.#inFlight.delete(tracked),
-		);
+		const free = () => {
+			this.#inFlight.delete(tracked);
+			this.#inFlightHeld -= held;
+		};
+		const tracked: Promise<void> = done.then(free, free);
 		this.#inFlight.add(tracked);
 		this.#pending.push({ target, record: built.record, mtimeMs, done });
 		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);

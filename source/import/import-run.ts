@@ -102,6 +102,9 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 const POOL_MIN_BYTES = 16 << 20;
 /** Sources handed to the workers ahead of the one being written: keeps them busy, bounds memory. */
 const READ_AHEAD_PER_WORKER = 4;
+const READ_AHEAD_BYTES = 128 << 20;
+/** The answer that leaves a source to the main thread. */
+const MAIN: BuildReply = { id: -1, kind: "main" };
 
 type Source = { path: string; size: number } | { skipped: ImportResult };
 
@@ -182,24 +185,27 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 	const results: ImportResult[] = [];
 	try {
 		const asked = new Map<number, Promise<BuildReply>>();
-		const ask = (i: number) => {
+		let aheadBytes = 0;
+		/** Hands source `i` to a worker unless it is not a file or already asked; false once the bytes ahead are full. */
+		const ask = (i: number): boolean => {
 			const source = sources[i];
-			if (!pool || !source || !("path" in source) || asked.has(i)) return;
+			if (!pool || !source || !("path" in source) || asked.has(i)) return true;
+			// The next source is always asked for; those after it while their bytes fit.
+			if (asked.size > 0 && aheadBytes + source.size > READ_AHEAD_BYTES) return false;
+			aheadBytes += source.size;
 			const { from, cwd, cwdGiven } = options;
-			const reply = pool.build(source.path, { from, cwd, cwdGiven });
 			// A worker that failed leaves the source to this thread.
-			asked.set(
-				i,
-				reply.catch((): BuildReply => ({ id: -1, kind: "main" })),
-			);
+			const reply = pool.build(source.path, { from, cwd, cwdGiven }).catch(() => MAIN);
+			asked.set(i, reply);
+			return true;
 		};
 		for (let i = 0; i < sources.length; i++) {
 			const source = sources[i]!;
-			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) ask(ahead);
+			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) if (!ask(ahead)) break;
 			if ("skipped" in source) results.push(source.skipped);
 			else if (!pool) results.push(await importInto(source.path, options, batch));
-			else results.push(await settleReply(await asked.get(i)!, source.path, options, batch));
-			asked.delete(i);
+			else results.push(await settleReply(await (asked.get(i) ?? MAIN), source.path, options, batch));
+			if (asked.delete(i) && "size" in source) aheadBytes -= source.size;
 		}
 	} finally {
 		await pool?.close();
