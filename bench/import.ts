@@ -1,9 +1,13 @@
 // bench:import — import speed (MB/s) of generated Claude Code and Codex sessions, next to the
-// read + JSON.parse floor of the same bytes measured in the same run. Prints medians of 3 runs.
+// floor of the same bytes measured in the same run: reading each file and JSON.parse of each line,
+// as the importers read them. The import is the built CLI (`xcsh import <corpus>`, process start
+// included), on one thread and with its worker threads; medians of 3 runs, each into a fresh agent dir.
+
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { importPaths } from "../source/import/import-run.js";
+import { defaultThreads } from "../source/import/import-pool.js";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-bench-import-"));
 const corpus = join(root, "corpus");
@@ -144,16 +148,29 @@ function codexSession(i: number, turns: number): string {
 	return `${lines.join("\n")}\n`;
 }
 
-// A realistic mix: most sessions are short, a few are long.
-const sizes = [2, 3, 5, 8, 12, 20, 40, 120];
+/*
+ * A realistic mix, as in a real ~/.claude/projects or ~/.codex/sessions: most sessions are a few
+ * turns (tens of KB), some are long, a few run for hours (multi-MB). Per 100 sessions: 55 of 2–10
+ * turns, 30 of 15–60, 12 of 100–300, 3 of 800–2000. Fixed, so every run reads the same bytes.
+ */
+function turnsOf(i: number): number {
+	const slot = i % 100;
+	if (slot < 55) return 2 + (i % 9);
+	if (slot < 85) return 15 + ((i * 7) % 46);
+	if (slot < 97) return 100 + ((i * 13) % 201);
+	return 800 + ((i * 37) % 1201);
+}
 let bytes = 0;
 const COUNT = 300;
+const sizes: number[] = [];
 for (let i = 0; i < COUNT; i++) {
-	const turns = sizes[i % sizes.length]!;
+	const turns = turnsOf(i);
 	const text = i % 2 === 0 ? claudeSession(i, turns) : codexSession(i, turns);
+	sizes.push(Buffer.byteLength(text));
 	bytes += Buffer.byteLength(text);
 	writeFileSync(join(corpus, `${String(i).padStart(4, "0")}.jsonl`), text);
 }
+sizes.sort((a, b) => a - b);
 const mb = bytes / 1024 / 1024;
 
 function floor(): number {
@@ -165,27 +182,60 @@ function floor(): number {
 	return performance.now() - start;
 }
 
-async function importOnce(run: number): Promise<number> {
-	process.env.XCSH_AGENT_DIR = join(root, `agent-${run}`);
+const cli = join(import.meta.dirname, "..", "bin", "xcsh.js");
+
+/** One `xcsh import` of the corpus by the built CLI, in a fresh agent dir: its wall time (ms), process start included. */
+async function importOnce(run: string, threads: string | undefined): Promise<number> {
+	const env: NodeJS.ProcessEnv = { ...process.env, XCSH_AGENT_DIR: join(root, `agent-${run}`) };
+	if (threads === undefined) delete env.XCSH_IMPORT_THREADS;
+	else env.XCSH_IMPORT_THREADS = threads;
 	const start = performance.now();
-	const results = await importPaths([corpus], { from: "auto", dryRun: false, cwd: root, cwdGiven: false });
+	const child = spawn(process.execPath, [cli, "import", corpus, "--json"], {
+		env,
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	let out = "";
+	child.stdout.on("data", (chunk: Buffer) => {
+		out += chunk;
+	});
+	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
 	const ms = performance.now() - start;
+	const results = JSON.parse(out) as { status: string }[];
 	const bad = results.filter((r) => r.status !== "imported");
-	if (bad.length > 0) throw new Error(`${bad.length} not imported: ${JSON.stringify(bad[0])}`);
+	if (code !== 0 || bad.length > 0 || results.length !== COUNT)
+		throw new Error(`exit ${code}, ${bad.length} not imported: ${JSON.stringify(bad[0])}`);
 	return ms;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floors: number[] = [];
-const imports: number[] = [];
+const single: number[] = [];
+const threaded: number[] = [];
 for (let run = 0; run < 3; run++) {
 	floors.push(floor());
-	imports.push(await importOnce(run));
+	single.push(await importOnce(`1-${run}`, "0"));
+	threaded.push(await importOnce(`n-${run}`, undefined));
 }
-const floorRate = mb / (median(floors) / 1000);
-const importRate = mb / (median(imports) / 1000);
-console.log(`corpus: ${COUNT} sessions (Claude Code and Codex, 2–120 turns), ${mb.toFixed(1)} MB`);
-console.log(`read + JSON.parse floor: ${floorRate.toFixed(1)} MB/s (median of 3: ${median(floors).toFixed(0)} ms)`);
-console.log(`xcsh import:             ${importRate.toFixed(1)} MB/s (median of 3: ${median(imports).toFixed(0)} ms)`);
-console.log(`ratio: ${(importRate / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`);
+const rate = (ms: number[]) => mb / (median(ms) / 1000);
+const floorRate = rate(floors);
+const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+console.log(
+	`corpus: ${COUNT} sessions (Claude Code and Codex, 2–2000 turns), ${mb.toFixed(1)} MB: median ${kb(sizes[COUNT >> 1]!)}, ` +
+		`${sizes.filter((n) => n < 100 * 1024).length} under 100 KB, ${sizes.filter((n) => n > 1024 * 1024).length} over 1 MB, largest ${(sizes[COUNT - 1]! / 1024 / 1024).toFixed(1)} MB`,
+);
+console.log(
+	`read + JSON.parse floor:      ${floorRate.toFixed(1)} MB/s (median of 3: ${median(floors).toFixed(0)} ms)`,
+);
+for (const [name, ms] of [
+	["xcsh import, one thread:", single],
+	[`xcsh import, ${defaultThreads()} worker(s):`, threaded],
+] as const)
+	console.log(
+		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of 3: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
+	);
+console.log(
+	`machine: ${availableParallelism()} core(s), load average ${loadavg()
+		.map((n) => n.toFixed(1))
+		.join(" ")}`,
+);
 rmSync(root, { recursive: true, force: true });

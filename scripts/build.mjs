@@ -11,8 +11,13 @@ const external = ["better-sqlite3", "node-pty", "@mariozechner/pi-ai", "@marioze
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-	// The index's parser thread is its own entry: a worker is started from a file, next to the chunks.
-	entryPoints: { main: "source/main.ts", "scan-worker": "source/index/scan-worker.ts" },
+	// The index's parser thread and the importer's builders are their own entries: a worker is
+	// started from a file, next to the chunks.
+	entryPoints: {
+		main: "source/main.ts",
+		"scan-worker": "source/index/scan-worker.ts",
+		"import-worker": "source/import/import-worker.ts",
+	},
 	outdir: "dist",
 	bundle: true,
 	splitting: true,

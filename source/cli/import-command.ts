@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { OPENCODE_UNSUPPORTED } from "../import/detect.js";
 import { SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
 import { type ImportOptions, type ImportResult, importPaths } from "../import/import-run.js";
 import { sourceHomes } from "../import/scan.js";
@@ -45,6 +44,13 @@ export function describeResult(result: ImportResult, dryRun: boolean): string {
 	}
 }
 
+/** `XCSH_IMPORT_THREADS=n`: how many worker threads build sessions (0: none); unset or not a number: the default. */
+function threadsFromEnv(): { threads?: number } {
+	const value = process.env.XCSH_IMPORT_THREADS;
+	const n = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+	return Number.isInteger(n) && n >= 0 ? { threads: Math.min(n, 16) } : {};
+}
+
 function parseFrom(from: string | undefined): SourceTool | "auto" | undefined {
 	if (from === undefined || from === "auto") return "auto";
 	return (SOURCE_TOOLS as readonly string[]).includes(from) ? (from as SourceTool) : undefined;
@@ -55,10 +61,6 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 	const from = parseFrom(flags.from);
 	if (from === undefined) {
 		io.stderr(`Unknown --from ${safeLine(flags.from ?? "")}: use ${SOURCE_TOOLS.join(", ")} or auto.\n`);
-		return 2;
-	}
-	if (from === "opencode") {
-		io.stderr(`${OPENCODE_UNSUPPORTED}.\n`);
 		return 2;
 	}
 	if (flags.cwd === "") {
@@ -80,17 +82,15 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		dryRun: flags.dryRun || flags.scan,
 		cwd: resolve(io.cwd, flags.cwd ?? "."),
 		cwdGiven: flags.cwd !== undefined,
+		...threadsFromEnv(),
 	};
-	const paths = flags.scan ? homes.filter((home) => home.tool !== "opencode").map((home) => home.path) : args;
+	const paths = flags.scan ? homes.map((home) => home.path) : args;
 	const results = await importPaths(paths, options);
 	if (flags.json) io.stdout(`${safeJson(flags.scan ? { homes, results } : results)}\n`);
 	else {
 		if (flags.scan) {
 			if (homes.length === 0) io.stdout("No sessions of other agents found in the usual places.\n");
-			for (const home of homes)
-				io.stdout(
-					`${home.tool}: ${safeLine(home.path)}${home.tool === "opencode" ? ` (${OPENCODE_UNSUPPORTED})` : ""}\n`,
-				);
+			for (const home of homes) io.stdout(`${home.tool}: ${safeLine(home.path)}\n`);
 		}
 		for (const result of results) io.stdout(`${describeResult(result, options.dryRun)}\n`);
 		if (flags.scan && results.some((r) => r.status !== "skipped" && r.status !== "unchanged"))

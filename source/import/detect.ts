@@ -4,11 +4,10 @@ import { parseClaudeCode } from "./claude-code.js";
 import { parseCodex } from "./codex.js";
 import { parseGemini } from "./gemini.js";
 import { type ImportPlan, type ParseOptions, SkipError, type SourceTool } from "./import-plan.js";
+import { parseOpencode } from "./opencode.js";
+import { isStorageRoot, isStorageSessionFile, storageSessionFiles } from "./opencode-storage.js";
 import { parsePi } from "./pi.js";
-
-/** Printed for `--from opencode` (and opencode files) until its importer exists. */
-export const OPENCODE_UNSUPPORTED =
-	"opencode is not supported yet (no real opencode session was available to test against)";
+import { isRecord } from "./source-lines.js";
 
 /** The format of a source from its first line (the whole text for a one-object `.json`), or undefined. */
 export function detectTool(text: string): SourceTool | undefined {
@@ -24,10 +23,15 @@ export function detectTool(text: string): SourceTool | undefined {
 		if (firstLine === "{" && /"sessionId"\s*:/.test(text.slice(0, 4096)) && /"messages"\s*:/.test(text))
 			return "gemini";
 		if (firstLine === "{" && /"info"\s*:/.test(text.slice(0, 4096)) && /"parts"\s*:/.test(text)) return "opencode";
+		// a session file of opencode's storage tree
+		if (firstLine === "{" && /"id"\s*:\s*"ses_/.test(text.slice(0, 4096)) && /"projectID"\s*:/.test(text))
+			return "opencode";
 		return undefined;
 	}
 	if (!first) return undefined;
 	if (first.type === "session" && typeof first.id === "string") return "pi";
+	if ((isRecord(first.info) && Array.isArray(first.messages)) || (typeof first.id === "string" && "projectID" in first))
+		return "opencode";
 	if (
 		first.type === "session_meta" ||
 		(first.type === undefined && typeof first.id === "string" && "instructions" in first)
@@ -44,7 +48,8 @@ export function detectTool(text: string): SourceTool | undefined {
 export function parseSource(text: string, path: string, from: SourceTool | "auto", options: ParseOptions): ImportPlan {
 	if (text.trim() === "") throw new SkipError("empty file");
 	const tool = from === "auto" ? detectTool(text) : from;
-	if (tool === undefined) throw new SkipError("not a session of a known tool (claude-code, codex, gemini, pi)");
+	if (tool === undefined)
+		throw new SkipError("not a session of a known tool (claude-code, codex, gemini, opencode, pi)");
 	switch (tool) {
 		case "claude-code":
 			return parseClaudeCode(text, path, options);
@@ -55,7 +60,7 @@ export function parseSource(text: string, path: string, from: SourceTool | "auto
 		case "pi":
 			return parsePi(text, path, options);
 		case "opencode":
-			throw new SkipError(OPENCODE_UNSUPPORTED);
+			return parseOpencode(text, path, options);
 		default: {
 			const exhaustive: never = tool;
 			throw new SkipError(`unknown format ${String(exhaustive)}`);
@@ -64,15 +69,28 @@ export function parseSource(text: string, path: string, from: SourceTool | "auto
 }
 
 function looksLikeSession(name: string): boolean {
-	return name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+	return (
+		name.endsWith(".jsonl") ||
+		(name.startsWith("session-") && name.endsWith(".json")) ||
+		isStorageSessionFile(name) ||
+		name === "opencode.db"
+	);
 }
 
-/** Session files under a path: the file itself, or every `.jsonl` and Gemini `session-*.json` below a directory. */
+/**
+ * Session files under a path: the file itself, or every `.jsonl`, Gemini `session-*.json`, opencode
+ * session file (`ses_*.json`; a storage root's `message/` and `part/` trees are read per session,
+ * never walked) and opencode database (skipped, saying why) below a directory.
+ */
 export function sourceFiles(path: string): string[] {
 	const stat = statSync(path);
 	if (!stat.isDirectory()) return [path];
 	const found: string[] = [];
 	const walk = (dir: string) => {
+		if (isStorageRoot(dir)) {
+			found.push(...storageSessionFiles(dir));
+			return;
+		}
 		for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
 			const full = join(dir, entry.name);
 			if (entry.isDirectory()) walk(full);

@@ -58,6 +58,10 @@ export interface ImportPlan {
 	readonly leafKey?: string;
 	/** Lines that could not be read (torn, not JSON), 1-based. */
 	readonly badLines: readonly number[];
+	/** The source session this one was started from (an opencode subagent session's parent). */
+	readonly parentSourceId?: string;
+	/** What the source says about the session as a whole that no entry holds (kept in the provenance entry). */
+	readonly sourceInfo?: Record<string, unknown>;
 }
 
 /** Why a source file was not imported, as a one-line reason. */

@@ -1,7 +1,12 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
+import { ImportBatch } from "./import-batch.js";
 import { type CwdOrigin, SkipError, type SourceTool } from "./import-plan.js";
-import { writePlan } from "./session-writer.js";
+import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-pool.js";
+import { readImportRecord } from "./import-record.js";
+import { isOpencodeDatabase, OPENCODE_SQLITE } from "./opencode-storage.js";
+import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 
 /** What happened to one source file. */
@@ -28,6 +33,8 @@ export interface ImportOptions {
 	/** The project for sources that keep no cwd (`--cwd`), else the current directory. */
 	cwd: string;
 	cwdGiven: boolean;
+	/** Worker threads that build sessions (0: none, all on this thread); default: one per core, at most 4. */
+	threads?: number;
 }
 
 function reasonOf(error: unknown): string {
@@ -38,14 +45,24 @@ function reasonOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-/** Imports one source file; never throws (a file that cannot be imported is a `skipped` result). */
-export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
+/** Imports one source file through `batch` (its new session is on disk once the batch finishes). */
+async function importInto(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult> {
 	const source = resolve(path);
 	try {
+		// A database is never read whole as text to find out it is not a session.
+		if (isOpencodeDatabase(source)) throw new SkipError(OPENCODE_SQLITE);
 		const text = readSourceText(source);
 		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
 		if (plan.items.length === 0) throw new SkipError("no entries in it");
-		const outcome = await writePlan(plan, { dryRun: options.dryRun });
+		let outcome: Awaited<ReturnType<typeof writePlan>>;
+		try {
+			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+		} catch (error) {
+			if (!(error instanceof BatchPending)) throw error;
+			// The same source twice in one run: the first one's record is written, then this is compared to it.
+			await batch.finish();
+			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+		}
 		return {
 			status: outcome.kind,
 			source,
@@ -63,18 +80,135 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 	}
 }
 
-/** Imports every session file under the given files and directories, one after another. */
-export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
-	const results: ImportResult[] = [];
+/** Finishes the batch; a result whose session could not be written becomes a `skipped` one. */
+async function settle(results: ImportResult[], batch: ImportBatch): Promise<ImportResult[]> {
+	const failures = await batch.finish();
+	if (failures.size === 0) return results;
+	return results.map((result) => {
+		if (result.status !== "imported" && result.status !== "reimported") return result;
+		const failure = failures.get(result.sessionFile);
+		return failure ? { status: "skipped", source: result.source, reason: reasonOf(failure) } : result;
+	});
+}
+
+/** Imports one source file; never throws (a file that cannot be imported is a `skipped` result). */
+export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
+	const batch = new ImportBatch();
+	const [result] = await settle([await importInto(path, options, batch)], batch);
+	return result!;
+}
+
+/** Below this many bytes of sources, starting worker threads costs more than it saves. */
+const POOL_MIN_BYTES = 16 << 20;
+/** Sources handed to the workers ahead of the one being written: keeps them busy, bounds memory. */
+const READ_AHEAD_PER_WORKER = 4;
+const READ_AHEAD_BYTES = 128 << 20;
+/** The answer that leaves a source to the main thread. */
+const MAIN: BuildReply = { id: -1, kind: "main" };
+
+type Source = { path: string; size: number } | { skipped: ImportResult };
+
+function sourcesOf(paths: readonly string[]): Source[] {
+	const sources: Source[] = [];
 	for (const path of paths) {
-		let files: string[];
 		try {
-			files = sourceFiles(resolve(path));
+			for (const file of sourceFiles(resolve(path))) sources.push({ path: file, size: sizeOf(file) });
 		} catch (error) {
-			results.push({ status: "skipped", source: resolve(path), reason: reasonOf(error) });
-			continue;
+			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: reasonOf(error) } });
 		}
-		for (const file of files) results.push(await importFile(file, options));
 	}
-	return results;
+	return sources;
+}
+
+function sizeOf(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+/** What the main thread does with a worker's answer for one source. */
+async function settleReply(reply: BuildReply, path: string, options: ImportOptions, batch: ImportBatch) {
+	const source = resolve(path);
+	switch (reply.kind) {
+		case "skipped":
+			return { status: "skipped", source, reason: reply.reason } satisfies ImportResult;
+		case "unchanged":
+			return {
+				status: "unchanged",
+				source,
+				tool: reply.tool,
+				sourceId: reply.sourceId,
+				sessionFile: reply.sessionFile,
+				entries: 0,
+				cwd: reply.cwd,
+				cwdFrom: reply.cwdFrom,
+				unreadableLines: reply.badLines,
+			} satisfies ImportResult;
+		case "built": {
+			// The same source earlier in this run (its record written since the worker looked, or about to
+			// be): this one is compared to that import instead.
+			if (batch.holds(reply.record)) await batch.finish();
+			if (readImportRecord(reply.tool, reply.sourceId)) return importInto(path, options, batch);
+			const blobs = reply.blobs.map((blob) => ({ hash: blob.hash, bytes: Buffer.from(blob.bytes) }));
+			await batch.addBuilt(reply.file, reply.mtimeMs, reply.body, reply.record, blobs);
+			poolStats.built++;
+			return {
+				status: "imported",
+				source,
+				tool: reply.tool,
+				sourceId: reply.sourceId,
+				sessionFile: reply.file,
+				entries: reply.entries,
+				cwd: reply.cwd,
+				cwdFrom: reply.cwdFrom,
+				unreadableLines: reply.badLines,
+			} satisfies ImportResult;
+		}
+		case "main":
+			return importInto(path, options, batch);
+	}
+}
+
+/**
+ * Imports every session file under the given files and directories, in order; new sessions are
+ * written in one batch (each file fsynced, each folder once, then the records). With enough to
+ * read, worker threads parse the sources and build their sessions while this thread writes.
+ */
+export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
+	const batch = new ImportBatch();
+	const sources = sourcesOf(paths);
+	const bytes = sources.reduce((sum, s) => sum + ("size" in s ? s.size : 0), 0);
+	const threads = options.threads ?? (bytes >= POOL_MIN_BYTES ? defaultThreads() : 0);
+	const pool = !options.dryRun && sources.length > 1 && threads > 0 ? BuildPool.start(threads) : undefined;
+	const results: ImportResult[] = [];
+	try {
+		const asked = new Map<number, Promise<BuildReply>>();
+		let aheadBytes = 0;
+		/** Hands source `i` to a worker unless it is not a file or already asked; false once the bytes ahead are full. */
+		const ask = (i: number): boolean => {
+			const source = sources[i];
+			if (!pool || !source || !("path" in source) || asked.has(i)) return true;
+			// The next source is always asked for; those after it while their bytes fit.
+			if (asked.size > 0 && aheadBytes + source.size > READ_AHEAD_BYTES) return false;
+			aheadBytes += source.size;
+			const { from, cwd, cwdGiven } = options;
+			// A worker that failed leaves the source to this thread.
+			const reply = pool.build(source.path, { from, cwd, cwdGiven }).catch(() => MAIN);
+			asked.set(i, reply);
+			return true;
+		};
+		for (let i = 0; i < sources.length; i++) {
+			const source = sources[i]!;
+			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) if (!ask(ahead)) break;
+			if ("skipped" in source) results.push(source.skipped);
+			else if (!pool) results.push(await importInto(source.path, options, batch));
+			else results.push(await settleReply(await (asked.get(i) ?? MAIN), source.path, options, batch));
+			if (asked.delete(i) && "size" in source) aheadBytes -= source.size;
+		}
+	} finally {
+		await pool?.close();
+	}
+	return settle(results, batch);
 }

@@ -17,6 +17,8 @@ export function sourceHomes(home: string = homedir()): SourceHome[] {
 		{ tool: "codex", path: join(home, ".codex", "sessions") },
 		{ tool: "gemini", path: join(home, ".gemini", "tmp") },
 		{ tool: "opencode", path: join(dataHome, "opencode", "storage") },
+		// opencode 1.2+: one SQLite database (listed, so the scan can say how to import from it)
+		{ tool: "opencode", path: join(dataHome, "opencode", "opencode.db") },
 		{ tool: "pi", path: join(home, ".pi", "agent", "sessions") },
 	];
 	return candidates.filter((candidate) => existsSync(candidate.path));

@@ -1,8 +1,10 @@
-import { createHash } from "node:crypto";
 import { existsSync, utimesSync } from "node:fs";
 import { SessionManager } from "../session/session-manager.js";
-import { IMPORT_CUSTOM_TYPE, IMPORTER_VERSION, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
+import type { ImportBatch } from "./import-batch.js";
+import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
 import { type ImportRecord, readImportRecord, writeImportRecord } from "./import-record.js";
+import { appendOrder, buildNewSession, lastTime, newSession } from "./new-session.js";
+import { hasReply, NO_REPLY, planStatus } from "./plan-status.js";
 
 /** What importing one source session did (or, with `dryRun`, would do). */
 export type WriteOutcome =
@@ -15,28 +17,8 @@ export type WriteOutcome =
 /** Where a dry run says a session would go before it exists. */
 export const NEW_SESSION = "(new session)";
 
-function hashOf(item: PlanItem): string {
-	return createHash("sha1")
-		.update(JSON.stringify([item.parent, item.timestamp, item.body]))
-		.digest("base64url")
-		.slice(0, 16);
-}
-
-/** The items in the order they are appended: the main line's leaf last, so it is the leaf on reload. */
-function appendOrder(plan: ImportPlan): readonly PlanItem[] {
-	const leaf = plan.leafKey;
-	if (leaf === undefined || plan.items.at(-1)?.key === leaf) return plan.items;
-	if (plan.items.some((item) => item.parent === leaf)) return plan.items;
-	const leafItem = plan.items.find((item) => item.key === leaf);
-	return leafItem ? [...plan.items.filter((item) => item !== leafItem), leafItem] : plan.items;
-}
-
-function hasReply(plan: ImportPlan): boolean {
-	return plan.items.some((item) => item.body.kind === "message" && item.body.message.role === "assistant");
-}
-
 /** Appends items to a session, mapping source keys to entry ids in `ids`; returns how many. */
-function appendItems(
+export function appendItems(
 	manager: SessionManager,
 	items: readonly PlanItem[],
 	ids: Map<string, string>,
@@ -92,61 +74,25 @@ function appendItems(
 	return written;
 }
 
-function recordFor(plan: ImportPlan, sessionFile: string): ImportRecord {
-	return {
-		version: 1,
-		tool: plan.tool,
-		sourceId: plan.sourceId,
-		sourcePath: plan.sourcePath,
-		sessionFile,
-		importer: IMPORTER_VERSION,
-		entries: {},
-	};
-}
-
-function lastTime(plan: ImportPlan): number {
-	let latest = Date.parse(plan.startedAt) || 0;
-	for (const item of plan.items) {
-		const ms = Date.parse(item.timestamp);
-		if (ms > latest) latest = ms;
-	}
-	return latest;
-}
-
 /** The session file's time is the source's last activity, so the picker lists imports where they happened. */
 function dateFile(file: string, plan: ImportPlan): void {
 	const ms = lastTime(plan);
 	if (ms > 0) utimesSync(file, new Date(ms), new Date(ms));
 }
 
-async function writeNew(plan: ImportPlan, hashes: Map<PlanItem, string>, note?: string): Promise<ImportRecord> {
-	let now = plan.startedAt;
-	const manager = await SessionManager.create(plan.cwd, { clock: () => now, breadcrumb: false });
-	try {
-		if (plan.title) await manager.setSessionName(plan.title);
-		const root = manager.appendCustomEntry(IMPORT_CUSTOM_TYPE, {
-			kind: "provenance",
-			tool: plan.tool,
-			sourcePath: plan.sourcePath,
-			sourceId: plan.sourceId,
-			importer: IMPORTER_VERSION,
-			importedAt: new Date().toISOString(),
-			cwdFrom: plan.cwdOrigin,
-			...(plan.badLines.length > 0 ? { unreadableLines: plan.badLines } : {}),
-			...(note ? { note } : {}),
-		});
-		const ids = new Map<string, string>();
-		appendItems(manager, appendOrder(plan), ids, root, (iso) => {
-			now = iso;
-		});
-		await manager.flush();
-		const file = manager.getSessionFile()!;
-		const record = recordFor(plan, file);
-		for (const item of plan.items) record.entries[item.key] = [ids.get(item.key)!, hashes.get(item)!];
-		return record;
-	} finally {
-		await manager.close();
-	}
+function parentSessionFile(plan: ImportPlan, batch: ImportBatch): string | undefined {
+	const source = { tool: plan.tool, sourceId: plan.parentSourceId! };
+	const record = readImportRecord(source.tool, source.sourceId);
+	return batch.sessionFileOf(source) ?? (record && existsSync(record.sessionFile) ? record.sessionFile : undefined);
+}
+
+/** A new session for the plan, written whole through the batch; returns its file. */
+async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
+	// A subagent session points at its parent's xcsh session when that was imported (before, or in this batch).
+	const parent = plan.parentSourceId === undefined ? undefined : parentSessionFile(plan, batch);
+	const session = newSession(plan, note, parent);
+	await batch.add(session.file, session.mtimeMs, (sink) => buildNewSession(plan, session, sink));
+	return session.file;
 }
 
 async function appendNew(
@@ -173,37 +119,28 @@ async function appendNew(
 	}
 }
 
-/** The import record's view of a plan: which items are new, and whether the old ones still match. */
-function compare(plan: ImportPlan, record: ImportRecord, hashes: Map<PlanItem, string>) {
-	const fresh: PlanItem[] = [];
-	let matched = 0;
-	let compatible = true;
-	for (const item of plan.items) {
-		const seen = record.entries[item.key];
-		if (!seen) fresh.push(item);
-		else if (seen[1] === hashes.get(item)) matched++;
-		else compatible = false;
+/**
+ * Writes a plan as a native session: new (written whole through `batch`, on disk once the batch
+ * finishes), appended to its earlier import, unchanged, or anew.
+ */
+export async function writePlan(
+	plan: ImportPlan,
+	options: { dryRun: boolean },
+	batch: ImportBatch,
+): Promise<WriteOutcome> {
+	// An earlier import of this source still in the batch: its record must exist before it is compared.
+	if (batch.holds(plan)) throw new BatchPending();
+	const status = planStatus(plan);
+	if (status.kind === "unchanged") return { kind: "unchanged", sessionFile: status.record.sessionFile, entries: 0 };
+	if (status.kind === "grown") {
+		const { record, fresh, hashes } = status;
+		if (!options.dryRun) await appendNew(plan, record, fresh, hashes);
+		if (!options.dryRun) writeImportRecord(record);
+		if (!options.dryRun) dateFile(record.sessionFile, plan);
+		return { kind: "appended", sessionFile: record.sessionFile, entries: fresh.length };
 	}
-	if (matched !== Object.keys(record.entries).length) compatible = false;
-	return { fresh, compatible };
-}
-
-/** Writes a plan as a native session: new, appended to its earlier import, unchanged, or anew. */
-export async function writePlan(plan: ImportPlan, options: { dryRun: boolean }): Promise<WriteOutcome> {
-	const hashes = new Map(plan.items.map((item) => [item, hashOf(item)] as const));
-	const record = readImportRecord(plan.tool, plan.sourceId);
-	const previous = record && existsSync(record.sessionFile) ? record : undefined;
-	if (previous) {
-		const { fresh, compatible } = compare(plan, previous, hashes);
-		if (compatible && fresh.length === 0) return { kind: "unchanged", sessionFile: previous.sessionFile, entries: 0 };
-		if (compatible) {
-			if (!options.dryRun) await appendNew(plan, previous, fresh, hashes);
-			if (!options.dryRun) writeImportRecord(previous);
-			if (!options.dryRun) dateFile(previous.sessionFile, plan);
-			return { kind: "appended", sessionFile: previous.sessionFile, entries: fresh.length };
-		}
-	}
-	if (!hasReply(plan)) throw new SkipError("no assistant reply in it (xcsh keeps only sessions with one)");
+	const previous = status.previous;
+	if (!hasReply(plan)) throw new SkipError(NO_REPLY);
 	const entries = plan.items.length + 1;
 	if (options.dryRun) {
 		return previous
@@ -213,10 +150,11 @@ export async function writePlan(plan: ImportPlan, options: { dryRun: boolean }):
 	const note = previous
 		? `The source changed since it was imported into ${previous.sessionFile}; imported again as a new session.`
 		: undefined;
-	const written = await writeNew(plan, hashes, note);
-	writeImportRecord(written);
-	dateFile(written.sessionFile, plan);
+	const sessionFile = await writeNew(plan, batch, note);
 	return previous
-		? { kind: "reimported", sessionFile: written.sessionFile, previousSessionFile: previous.sessionFile, entries }
-		: { kind: "imported", sessionFile: written.sessionFile, entries };
+		? { kind: "reimported", sessionFile, previousSessionFile: previous.sessionFile, entries }
+		: { kind: "imported", sessionFile, entries };
 }
+
+/** Thrown by `writePlan` when the batch must finish before this plan can be written. */
+export class BatchPending extends Error {}

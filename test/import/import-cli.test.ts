@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { importFile } from "../../source/import/import-run.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { runCli } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { fixture } from "./import-helpers.js";
+import { FOREIGN, fixture } from "./import-helpers.js";
 
 const options = { from: "auto" as const, dryRun: false, cwd: "/projects/fallback", cwdGiven: false };
 
@@ -24,7 +24,7 @@ describe("import edge cases", () => {
 		});
 		expect(await importFile(write("other.jsonl", '{"hello":1}\n'), options)).toMatchObject({
 			status: "skipped",
-			reason: "not a session of a known tool (claude-code, codex, gemini, pi)",
+			reason: "not a session of a known tool (claude-code, codex, gemini, opencode, pi)",
 		});
 		const pi = write(
 			"pi.jsonl",
@@ -147,7 +147,9 @@ describe("xcsh import (the built CLI)", () => {
 				`^imported ${dir}/a\\.jsonl \\(pi\\) → .*/sessions/--tmp-as-agent-fixture-project--/.*\\.jsonl, project /tmp/as-agent-fixture/project: 9 entries$`,
 			),
 		);
-		expect(out[1]).toBe(`skipped ${dir}/bad.jsonl: not a session of a known tool (claude-code, codex, gemini, pi)`);
+		expect(out[1]).toBe(
+			`skipped ${dir}/bad.jsonl: not a session of a known tool (claude-code, codex, gemini, opencode, pi)`,
+		);
 		const again = runCli(["import", join(dir, "a.jsonl")], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(again.status).toBe(0);
 		expect(again.stdout).toMatch(/^unchanged .*a\.jsonl: already imported into .*\.jsonl\n$/);
@@ -197,6 +199,41 @@ describe("xcsh import (the built CLI)", () => {
 		expect(run.stdout).toContain(`Run xcsh import ${join(home, ".claude", "projects")} to import them.`);
 	});
 
+	it("--scan finds opencode's storage tree, and says how to import from its SQLite database", () => {
+		const home = join(temp.root, "home");
+		const data = join(home, "data", "opencode");
+		cpSync(join(FOREIGN, "opencode", "storage"), join(data, "storage"), { recursive: true });
+		writeFileSync(join(data, "opencode.db"), "SQLite format 3\u0000");
+		const run = runCli(["import", "--scan"], {
+			agentDir: temp.agentDir,
+			cwd: temp.root,
+			env: { HOME: home, XDG_DATA_HOME: join(home, "data") },
+		});
+		expect(run.status).toBe(1);
+		expect(run.stdout).toContain(`opencode: ${join(data, "storage")}\nopencode: ${join(data, "opencode.db")}\n`);
+		const lines = run.stdout.split("\n");
+		expect(lines.filter((line) => line.startsWith("would import ")).map((line) => line.split(" ")[2])).toEqual([
+			join(
+				data,
+				"storage",
+				"session",
+				"4b0ea68d7af9a6031a7ffda7ad66e0cb83315750",
+				"ses_4f29e0b1affeLk2Mn4Bv6Cx8Za.json",
+			),
+			join(
+				data,
+				"storage",
+				"session",
+				"4b0ea68d7af9a6031a7ffda7ad66e0cb83315750",
+				"ses_4f29df77cffeRt5Yh7Uj9Ik1Ol.json",
+			),
+		]);
+		expect(lines).toContain(
+			`skipped ${join(data, "opencode.db")}: opencode 1.2 and later keep sessions in a SQLite database (opencode.db), which xcsh does not read; export each session with \`opencode export <sessionID> > session.json\` and import that file`,
+		);
+		expect(existsSync(join(temp.agentDir, "sessions"))).toBe(false);
+	});
+
 	it("bad usage exits 2 with one line", () => {
 		const none = runCli(["import"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(none.status).toBe(2);
@@ -206,11 +243,6 @@ describe("xcsh import (the built CLI)", () => {
 		const from = runCli(["import", "x", "--from", "cursor"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(from.status).toBe(2);
 		expect(from.stderr).toBe("Unknown --from cursor: use claude-code, codex, gemini, opencode, pi or auto.\n");
-		const opencode = runCli(["import", "x", "--from", "opencode"], { agentDir: temp.agentDir, cwd: temp.root });
-		expect(opencode.status).toBe(2);
-		expect(opencode.stderr).toBe(
-			"opencode is not supported yet (no real opencode session was available to test against).\n",
-		);
 		const help = runCli(["--help"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(help.stdout).toContain("$ xcsh import --scan");
 	});

@@ -1,0 +1,187 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { PendingBlob } from "../session/blob-refs.js";
+import { withoutUndefined } from "../session/entry-fields.js";
+import { serializeEntry } from "../session/jsonl.js";
+import { prepareForPersistence } from "../session/persist-transform.js";
+import type { FileEntry, SessionHeader } from "../session/types.js";
+import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.js";
+
+/*
+ * The lines of a new imported session, built straight from its plan: the same entries
+ * SessionManager's append methods make (same fields, same key order, same persistence transform),
+ * without one locked, written and indexed append per entry. Each item's JSON is made once and
+ * serves both its line and the hash the import record keeps of it.
+ */
+
+function digest(parts: readonly string[]): string {
+	const hash = createHash("sha1");
+	for (const part of parts) hash.update(part);
+	return hash.digest("base64url").slice(0, 16);
+}
+
+/** The hash an import record keeps of an item (what it was: parent, time, body), to see later whether it changed. */
+export function itemHash(item: PlanItem): string {
+	return digest([JSON.stringify([item.parent, item.timestamp, item.body])]);
+}
+
+/** Random 8-hex entry ids, unique within one session, cut from one random buffer at a time. */
+export class EntryIds {
+	#pool = "";
+	#at = 0;
+	readonly #taken = new Set<string>();
+
+	/** A fresh id. */
+	next(): string {
+		for (;;) {
+			if (this.#at + 8 > this.#pool.length) {
+				this.#pool = randomBytes(2048).toString("hex");
+				this.#at = 0;
+			}
+			const id = this.#pool.slice(this.#at, this.#at + 8);
+			this.#at += 8;
+			if (!this.#taken.has(id)) {
+				this.#taken.add(id);
+				return id;
+			}
+		}
+	}
+}
+
+/** Where each line goes, in order (no newline in it). */
+export type LineSink = (line: string) => void;
+
+/** What building a session produced besides its lines. */
+export interface BuiltLines {
+	/** source key → [entry id, item hash], for the import record. */
+	readonly entries: Record<string, [string, string]>;
+	/** Images the lines refer to as blobs: stored before the session becomes visible. */
+	readonly blobs: PendingBlob[];
+	readonly lineCount: number;
+}
+
+/** The entry's own fields (after type, id, parentId, timestamp), as SessionManager's append method for it makes them. */
+function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+	switch (body.kind) {
+		case "message":
+			return { type: "message", message: body.message };
+		case "hidden":
+			return {
+				type: "custom_message",
+				customType: IMPORT_CUSTOM_TYPE,
+				content: body.content,
+				display: false,
+				details: body.details,
+			};
+		case "model":
+			return { type: "model_change", model: body.model };
+		case "thinking":
+			return { type: "thinking_level_change", thinkingLevel: body.level };
+		case "compaction": {
+			const kept = body.firstKeptKey === null ? undefined : ids.get(body.firstKeptKey);
+			return {
+				type: "compaction",
+				summary: body.summary,
+				firstKeptEntryId: kept ?? "",
+				tokensBefore: body.tokensBefore,
+				details: body.details,
+			};
+		}
+		case "branchSummary":
+			return { type: "branch_summary", fromId: parentId, summary: body.summary, details: body.details };
+		case "label": {
+			const target = ids.get(body.targetKey);
+			return target
+				? { type: "label", targetId: target, label: body.label }
+				: { type: "custom", customType: IMPORT_CUSTOM_TYPE, data: { label: body.label, targetKey: body.targetKey } };
+		}
+		case "custom":
+			return { type: "custom", customType: body.customType, data: body.data };
+		default: {
+			const exhaustive: never = body;
+			throw new Error(`unknown plan item ${String(exhaustive)}`);
+		}
+	}
+}
+
+/**
+ * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
+ * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
+ */
+function sharedPayload(body: PlanBody): { json: string; bodyHead: string; entryHead: string } | undefined {
+	const keys = Object.keys(body);
+	if (body.kind === "message" && keys.length === 2 && keys[1] === "message")
+		return { json: JSON.stringify(body.message), bodyHead: '{"kind":"message","message":', entryHead: '"message":' };
+	if (body.kind === "custom" && keys.length === 3 && keys[1] === "customType" && keys[2] === "data") {
+		const json = body.data === undefined ? undefined : JSON.stringify(body.data);
+		if (json === undefined) return undefined;
+		const head = `"customType":${JSON.stringify(body.customType)},"data":`;
+		return { json, bodyHead: `{"kind":"custom",${head}`, entryHead: head };
+	}
+	return undefined;
+}
+
+/** Each entry's first keys, as `serializeEntry` orders them. */
+function linePrefix(type: string, id: string, parentId: string | null, timestamp: string): string {
+	return `{"type":${JSON.stringify(type)},"id":"${id}","parentId":${parentId === null ? "null" : `"${parentId}"`},"timestamp":${JSON.stringify(timestamp)},`;
+}
+
+/**
+ * Writes the header, a root entry (`root`, the provenance) and one line per item to `sink`, in
+ * `order`; an item's parent is the entry its parent key became (the root when it has none).
+ */
+export function buildSessionLines(
+	header: SessionHeader,
+	root: { timestamp: string; data: unknown },
+	order: readonly PlanItem[],
+	sink: LineSink,
+): BuiltLines {
+	const blobs: PendingBlob[] = [];
+	const write = (entry: FileEntry) => sink(serializeEntry(prepareForPersistence(entry, blobs)));
+	const ids = new Map<string, string>();
+	const fresh = new EntryIds();
+	const entries: Record<string, [string, string]> = {};
+	write(header);
+	const rootId = fresh.next();
+	write({
+		type: "custom",
+		id: rootId,
+		parentId: null,
+		timestamp: root.timestamp,
+		customType: IMPORT_CUSTOM_TYPE,
+		data: root.data,
+	});
+	for (const item of order) {
+		const parentId = item.parent === null ? rootId : (ids.get(item.parent) ?? rootId);
+		const id = fresh.next();
+		const fields = fieldsOf(item.body, parentId, ids);
+		const entry = withoutUndefined({
+			type: fields.type,
+			id,
+			parentId,
+			timestamp: item.timestamp,
+			...fields,
+		}) as FileEntry;
+		const shared = sharedPayload(item.body);
+		let hash: string;
+		if (shared) {
+			hash = digest([
+				`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`,
+				shared.json,
+				"}]",
+			]);
+			const prepared = prepareForPersistence(entry, blobs);
+			// Unchanged by the transform (no huge string, no image): its JSON is the one already made.
+			sink(
+				prepared === entry
+					? `${linePrefix(entry.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`
+					: serializeEntry(prepared),
+			);
+		} else {
+			hash = itemHash(item);
+			write(entry);
+		}
+		ids.set(item.key, id);
+		entries[item.key] = [id, hash];
+	}
+	return { entries, blobs, lineCount: order.length + 2 };
+}

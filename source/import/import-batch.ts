@@ -1,0 +1,290 @@
+import { close, closeSync, fsync, link, openSync, rename, unlink, writeSync } from "node:fs";
+import { open as openAsync, utimes } from "node:fs/promises";
+import { dirname } from "node:path";
+import { promisify } from "node:util";
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
+import type { PendingBlob } from "../session/blob-refs.js";
+import { BlobStore } from "../session/blob-store.js";
+import { getBlobsDir } from "../session/session-paths.js";
+import { tempPathFor } from "../session/session-storage.js";
+import type { LineSink } from "./entry-lines.js";
+import { ensureImportsDir, type ImportRecord, writeImportRecordAsync } from "./import-record.js";
+
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
+const linkAsync = promisify(link);
+const renameAsync = promisify(rename);
+const unlinkAsync = promisify(unlink);
+
+/** Lines are written to the temp file in pieces of about this many characters: a huge session is never one string. */
+const WRITE_CHUNK_CHARS = 4 << 20;
+
+/** Past this many characters a session's lines go to disk as they are built instead of waiting in memory. */
+const HOLD_CHARS = 16 << 20;
+
+/** At most this many finished sessions, and this many of their bytes held in memory, wait for their fsync at once. */
+const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT_HELD = 64 << 20;
+
+/**
+ * A session's lines on their way to a hidden temp file. A session of usual size is kept as a few
+ * strings and written, fsynced and closed off the main thread while the next source is parsed; a
+ * huge one is written as it is built, a chunk at a time, so it is never all in memory.
+ */
+class TempFile {
+	readonly path: string;
+	#lines: string[] = [];
+	#chars = 0;
+	#chunks: (string | Uint8Array)[] = [];
+	#held = 0;
+	#fd: number | undefined;
+
+	constructor(path: string) {
+		this.path = path;
+	}
+
+	push(line: string): void {
+		this.#lines.push(line);
+		this.#chars += line.length;
+		if (this.#chars > WRITE_CHUNK_CHARS) this.#cut();
+	}
+
+	/** Takes lines already encoded, newline-terminated (a session a worker thread built). */
+	hold(bytes: Uint8Array): void {
+		this.#cut();
+		this.#chunks.push(bytes);
+		this.#held += bytes.length;
+	}
+
+	/** What is held in memory to write (characters or bytes). */
+	get held(): number {
+		return this.#held;
+	}
+
+	/** No more lines. */
+	end(): void {
+		this.#cut();
+	}
+
+	#cut(): void {
+		if (this.#lines.length === 0) return;
+		this.#lines.push("");
+		this.#chunks.push(this.#lines.join("\n"));
+		this.#held += this.#chars;
+		this.#lines = [];
+		this.#chars = 0;
+		if (this.#held > HOLD_CHARS || this.#fd !== undefined) this.#writeHeldSync();
+	}
+
+	#writeHeldSync(): void {
+		this.#fd ??= openSync(this.path, "wx", PRIVATE_FILE_MODE);
+		for (const chunk of this.#chunks) {
+			const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+			// A write may take fewer bytes than given: loop until all are in.
+			for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
+		}
+		this.#chunks = [];
+		this.#held = 0;
+	}
+
+	/** Writes what is held, fsyncs and closes the temp file. */
+	async sync(): Promise<void> {
+		if (this.#fd === undefined) {
+			const handle = await openAsync(this.path, "wx", PRIVATE_FILE_MODE);
+			try {
+				for (const chunk of this.#chunks) await handle.writeFile(chunk);
+				this.#chunks = [];
+				await handle.sync();
+			} finally {
+				await handle.close();
+			}
+			return;
+		}
+		const fd = this.#fd;
+		this.#fd = undefined;
+		try {
+			await fsyncAsync(fd);
+		} finally {
+			await closeAsync(fd);
+		}
+	}
+
+	/** Removes the temp file, if it was made. */
+	async discard(): Promise<void> {
+		this.#chunks = [];
+		if (this.#fd !== undefined) closeSync(this.#fd);
+		this.#fd = undefined;
+		await unlinkAsync(this.path).catch(() => undefined);
+	}
+}
+
+/** A new session waiting to become visible and recorded. */
+interface Pending {
+	readonly target: string;
+	readonly record: ImportRecord;
+	readonly mtimeMs: number;
+	readonly done: Promise<void>;
+}
+
+/** Why a session written in a batch did not make it (keyed by its session file). */
+export type BatchFailures = Map<string, Error>;
+
+async function syncDir(dir: string): Promise<void> {
+	const handle = await openAsync(dir, "r");
+	try {
+		await handle.sync();
+	} finally {
+		await handle.close();
+	}
+}
+
+/**
+ * Puts the temp file in place under its final name, never over an existing file: a hard link
+ * fails if the name is taken (rename would replace it); where links are not supported the name
+ * was checked free just before (it holds a fresh session id, so nothing else writes it).
+ */
+async function placeWithoutReplacing(temp: string, target: string): Promise<void> {
+	try {
+		await linkAsync(temp, target);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EXDEV") throw error;
+		const taken = await openAsync(target, "r").then(
+			(handle) => handle.close().then(() => true),
+			() => false,
+		);
+		if (taken) throw Object.assign(new Error(`${target} already exists`), { code: "EEXIST" });
+		await renameAsync(temp, target);
+		return;
+	}
+	await unlinkAsync(temp);
+}
+
+/**
+ * New imported sessions written in bulk: each one's lines go to a hidden temp file beside its
+ * final name, which is fsynced and then linked into place whole (never visible half-written,
+ * never replacing a file); the fsyncs run in the background while the next source is parsed.
+ * `finish` fsyncs each folder once, then writes the import records: a record only ever names a
+ * session that is on disk.
+ */
+export class ImportBatch {
+	readonly #pending: Pending[] = [];
+	/** tool + source id → the session file it is going to. */
+	readonly #sources = new Map<string, string>();
+	readonly #failures: BatchFailures = new Map();
+	readonly #inFlight = new Set<Promise<void>>();
+	#inFlightHeld = 0;
+	readonly #dirs = new Set<string>();
+	readonly #blobs = new BlobStore(getBlobsDir());
+
+	/** True when a session of this source is in the batch and its record not yet written. */
+	holds(record: Pick<ImportRecord, "tool" | "sourceId">): boolean {
+		return this.#sources.has(`${record.tool}\0${record.sourceId}`);
+	}
+
+	/** The session file a source in the batch is going to, if it is in it. */
+	sessionFileOf(record: Pick<ImportRecord, "tool" | "sourceId">): string | undefined {
+		return this.#sources.get(`${record.tool}\0${record.sourceId}`);
+	}
+
+	/**
+	 * Writes a new session to `target` through `build` (which sends its lines to the sink and
+	 * returns its record and blobs); the file appears once it is durable. Throws (leaving nothing
+	 * behind) when the lines cannot be built or written.
+	 */
+	async add(
+		target: string,
+		mtimeMs: number,
+		build: (sink: LineSink) => { record: ImportRecord; blobs: PendingBlob[] },
+		prebuilt?: Uint8Array,
+	): Promise<void> {
+		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
+			await Promise.race(this.#inFlight);
+		const dir = dirname(target);
+		if (!this.#dirs.has(dir)) ensurePrivateDirSync(dir);
+		this.#dirs.add(dir);
+		const temp = tempPathFor(target);
+		const file = new TempFile(temp);
+		let built: { record: ImportRecord; blobs: PendingBlob[] };
+		try {
+			built = build((line) => file.push(line));
+			if (prebuilt) file.hold(prebuilt);
+			file.end();
+		} catch (error) {
+			await file.discard();
+			throw error;
+		}
+		const done = this.#land(file, target, built.blobs);
+		const held = file.held;
+		this.#inFlightHeld += held;
+		// Its failure is reported by `finish`; here it only frees a place.
+		const free = () => {
+			this.#inFlight.delete(tracked);
+			this.#inFlightHeld -= held;
+		};
+		const tracked: Promise<void> = done.then(free, free);
+		this.#inFlight.add(tracked);
+		this.#pending.push({ target, record: built.record, mtimeMs, done });
+		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
+	}
+
+	/** Writes a session a worker built (`body`: all its lines, encoded) to `target`, like `add`. */
+	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: ImportRecord, blobs: PendingBlob[]) {
+		await this.add(target, mtimeMs, () => ({ record, blobs }), body);
+	}
+
+	async #land(file: TempFile, target: string, blobs: readonly PendingBlob[]): Promise<void> {
+		try {
+			// The blobs the session refers to exist before the session does.
+			for (const blob of blobs) await this.#blobs.put(blob.bytes);
+			await file.sync();
+			await placeWithoutReplacing(file.path, target);
+		} catch (error) {
+			await file.discard();
+			throw error;
+		}
+	}
+
+	/**
+	 * Waits for every session, fsyncs each folder they went to, then writes their import records
+	 * and dates the files; returns every session of the batch so far that failed (their files are removed).
+	 */
+	async finish(): Promise<BatchFailures> {
+		const pending = this.#pending.splice(0);
+		this.#sources.clear();
+		const failures = this.#failures;
+		const outcomes = await Promise.allSettled(pending.map((p) => p.done));
+		const landed = pending.filter((p, i) => {
+			const outcome = outcomes[i]!;
+			if (outcome.status === "rejected") failures.set(p.target, asError(outcome.reason));
+			return outcome.status === "fulfilled";
+		});
+		const dirs = [...new Set(landed.map((p) => dirname(p.target)))];
+		const synced = await Promise.allSettled(dirs.map(syncDir));
+		const badDirs = new Map<string, Error>();
+		synced.forEach((outcome, i) => {
+			if (outcome.status === "rejected") badDirs.set(dirs[i]!, asError(outcome.reason));
+		});
+		if (landed.length > 0) ensureImportsDir();
+		await Promise.all(
+			landed.map(async (p) => {
+				const dirError = badDirs.get(dirname(p.target));
+				try {
+					if (dirError) throw dirError;
+					// The picker lists the session where the source's last activity was.
+					if (p.mtimeMs > 0) await utimes(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
+					await writeImportRecordAsync(p.record);
+				} catch (error) {
+					// Without its record a session would be imported again next time: it goes, and says why.
+					failures.set(p.target, asError(error));
+					await unlinkAsync(p.target).catch(() => undefined);
+				}
+			}),
+		);
+		return failures;
+	}
+}
+
+function asError(reason: unknown): Error {
+	return reason instanceof Error ? reason : new Error(String(reason));
+}

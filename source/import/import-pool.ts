@@ -1,0 +1,144 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { CwdOrigin, SourceTool } from "./import-plan.js";
+import type { ImportRecord } from "./import-record.js";
+
+/** A source file for a worker to build into a new session. */
+export interface BuildRequest {
+	id: number;
+	path: string;
+	options: { from: SourceTool | "auto"; cwd: string; cwdGiven: boolean };
+}
+
+interface SourceSummary {
+	tool: SourceTool;
+	sourceId: string;
+	cwd: string;
+	cwdFrom: CwdOrigin;
+}
+
+/** A worker's answer: a session built (its lines after the header, as bytes), or what else to do. */
+export type BuildReply =
+	| ({
+			id: number;
+			kind: "built";
+			file: string;
+			mtimeMs: number;
+			entries: number;
+			badLines: number[];
+			/** Every line of the session, newline-terminated. */
+			body: Uint8Array;
+			record: ImportRecord;
+			blobs: { hash: string; bytes: Uint8Array }[];
+	  } & SourceSummary)
+	| ({ id: number; kind: "unchanged"; sessionFile: string; badLines: number[] } & SourceSummary)
+	| { id: number; kind: "skipped"; reason: string }
+	/** Appends, re-imports, linked or huge sources: the main thread imports this one itself. */
+	| { id: number; kind: "main" };
+
+/** Sessions built on worker threads in this process (tests check that the workers did the work). */
+export const poolStats = { built: 0 };
+
+/** Threads an import uses by default: one per core, at most 4 (past that the disk is the limit). */
+export function defaultThreads(): number {
+	return Math.min(4, availableParallelism());
+}
+
+/** The worker's entry: the built .js next to this module, or (tests, benches) the .ts source through tsx. */
+function workerSource(): string | URL | undefined {
+	if (!import.meta.url.endsWith(".ts")) {
+		const url = new URL("./import-worker.js", import.meta.url);
+		return existsSync(fileURLToPath(url)) ? url : undefined;
+	}
+	try {
+		// Loaders are not inherited by worker threads: register tsx inside the worker first.
+		const api = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api")).href.replace(/\.cjs$/, ".mjs");
+		const worker = new URL("./import-worker.ts", import.meta.url).href;
+		return `import(${JSON.stringify(api)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(worker)}))`;
+	} catch {
+		return undefined;
+	}
+}
+
+class BuildWorker {
+	readonly #worker: Worker;
+	readonly #pending = new Map<number, { resolve: (reply: BuildReply) => void; reject: (error: Error) => void }>();
+	#failed: Error | undefined;
+
+	constructor(source: string | URL) {
+		this.#worker = new Worker(source, { eval: typeof source === "string" });
+		this.#worker.on("message", (reply: BuildReply) => {
+			this.#pending.get(reply.id)?.resolve(reply);
+			this.#pending.delete(reply.id);
+		});
+		this.#worker.on("error", (error) => this.#fail(error));
+		this.#worker.on("exit", (code) => this.#fail(new Error(`import worker exited (${code})`)));
+	}
+
+	get load(): number {
+		return this.#failed ? Number.POSITIVE_INFINITY : this.#pending.size;
+	}
+
+	build(request: BuildRequest): Promise<BuildReply> {
+		if (this.#failed) return Promise.reject(this.#failed);
+		return new Promise((resolve, reject) => {
+			this.#pending.set(request.id, { resolve, reject });
+			this.#worker.postMessage(request);
+		});
+	}
+
+	#fail(error: Error): void {
+		this.#failed ??= error;
+		for (const pending of this.#pending.values()) pending.reject(error);
+		this.#pending.clear();
+	}
+
+	async close(): Promise<void> {
+		this.#failed ??= new Error("import worker closed");
+		await this.#worker.terminate();
+	}
+}
+
+/**
+ * Worker threads that parse sources and build their new sessions (the main thread only writes
+ * them). A request a worker cannot answer (it died, or never started) rejects: the caller then
+ * imports that source itself.
+ */
+export class BuildPool {
+	readonly #workers: BuildWorker[];
+	#nextId = 0;
+
+	private constructor(workers: BuildWorker[]) {
+		this.#workers = workers;
+	}
+
+	/** A pool of `count` workers (default: one per core, at most 4), or undefined when threads cannot start here. */
+	static start(count = defaultThreads()): BuildPool | undefined {
+		const source = workerSource();
+		if (!source || count < 1) return undefined;
+		try {
+			return new BuildPool(Array.from({ length: count }, () => new BuildWorker(source)));
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** How many workers there are. */
+	get size(): number {
+		return this.#workers.length;
+	}
+
+	/** Builds one source on the least busy worker. */
+	build(path: string, options: BuildRequest["options"]): Promise<BuildReply> {
+		const worker = this.#workers.reduce((best, next) => (next.load < best.load ? next : best));
+		return worker.build({ id: this.#nextId++, path, options });
+	}
+
+	/** Stops every worker. */
+	async close(): Promise<void> {
+		await Promise.all(this.#workers.map((worker) => worker.close()));
+	}
+}
