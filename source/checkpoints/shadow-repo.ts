@@ -126,24 +126,50 @@ export class ShadowRepo {
 
 	/**
 	 * Takes a snapshot for a session: a new commit on the session's ref when the files differ from
-	 * its last snapshot, else that snapshot again.
+	 * its last snapshot, else that snapshot again. `alongside` runs with the new tree while the
+	 * commit is made (a turn's diff needs only the tree, and each git call is a process to wait for).
 	 */
-	snapshot(sessionId: string, message: string): Promise<Snapshot> {
+	snapshot(sessionId: string, message: string): Promise<Snapshot>;
+	snapshot<T>(
+		sessionId: string,
+		message: string,
+		alongside: (tree: string) => Promise<T>,
+	): Promise<Snapshot & { alongside: T }>;
+	snapshot<T>(
+		sessionId: string,
+		message: string,
+		alongside?: (tree: string) => Promise<T>,
+	): Promise<Snapshot & { alongside?: T }> {
 		return this.#serial(async () => {
 			const indexFile = this.#indexOf(sessionId);
 			await this.#prepareIndex(indexFile);
 			const { tree, skipped } = await this.#stageAndWrite(indexFile);
-			const ref = this.refOf(sessionId);
 			const tip = await this.#tipOf(sessionId);
-			if (tip?.tree === tree) return { commit: tip.commit, tree, changed: false, skipped };
+			const beside = alongside?.(tree);
+			// Awaited below; a failed commit must not leave its rejection unheard meanwhile.
+			beside?.catch(() => undefined);
+			if (tip?.tree === tree)
+				return { commit: tip.commit, tree, changed: false, skipped, ...(beside ? { alongside: await beside } : {}) };
 			const parent = tip === undefined ? [] : ["-p", tip.commit];
 			const commit = (await git(this.#target(), ["commit-tree", tree, ...parent, "-m", message])).trim();
-			// A kill between the ref's lock and its rename leaves the lock: only this session writes this ref.
-			await rm(join(this.gitDir, `${ref}.lock`), { force: true });
-			await git(this.#target(), ["update-ref", ref, commit, ...(tip === undefined ? [] : [tip.commit])]);
+			await this.#setRef(sessionId, commit);
 			this.#tips.set(sessionId, { commit, tree });
-			return { commit, tree, changed: true, skipped };
+			return { commit, tree, changed: true, skipped, ...(beside ? { alongside: await beside } : {}) };
 		});
+	}
+
+	/**
+	 * Points the session's ref at `commit`: the loose ref file written beside and renamed over, as
+	 * `git update-ref` does, without a process (only this session, one snapshot at a time, writes it).
+	 */
+	async #setRef(sessionId: string, commit: string): Promise<void> {
+		const path = join(this.gitDir, this.refOf(sessionId));
+		// A kill between a lock and its rename (ours or an older update-ref's) leaves the lock behind.
+		await rm(`${path}.lock`, { force: true });
+		await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+		const temp = `${path}.lock`;
+		await writeFile(temp, `${commit}\n`, { mode: 0o600 });
+		await rename(temp, path);
 	}
 
 	/** The tree of the files as they are now, recorded nowhere (for a diff or a dry run). */

@@ -123,10 +123,13 @@ export class TurnCheckpoints implements TurnHooks {
 		if (!before || !this.#toolRan) return;
 		if (before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return;
 		await this.#guard(async () => {
-			const after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn");
+			// The files changed are worked out while the snapshot's commit is made.
+			const after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn", (tree) =>
+				tree === before.snapshot.tree ? Promise.resolve([]) : fileChanges(before.repo, before.snapshot.tree, tree),
+			);
 			this.#noteSkipped(after, before.repo);
 			if (after.tree === before.snapshot.tree) return;
-			const files = await fileChanges(before.repo, before.snapshot.tree, after.tree);
+			const files = after.alongside;
 			this.#append({
 				v: 1,
 				kind: "turn",
