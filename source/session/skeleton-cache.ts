@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { deserialize, serialize } from "node:v8";
 import { LazyEntry } from "./lazy-entry.js";
-import { type ColumnData, SkeletonColumns } from "./skeleton-columns.js";
+import { decodeColumns, encodeColumns } from "./skeleton-binary.js";
+import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** Bumped when the encoding changes: an older cache is rebuilt, never misread. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** Bytes hashed at the end of what a cache covers (and at the start of the file). */
 const CHECK_BYTES = 4096;
@@ -38,14 +38,12 @@ export interface Skeleton {
 	entries: LazyEntry[];
 }
 
-interface Encoded {
-	format: number;
+/** What the cache holds beside the columns. */
+interface Extra {
 	file: CoveredFile;
 	header: SessionHeader;
 	skipped: JsonlLineError[];
 	nextLineNumber: number;
-	/** Rows in entry order; parents are positions among them. */
-	columns: ColumnData;
 	pinned: [number, StoredEntry][];
 }
 
@@ -112,58 +110,34 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 		const entry = entries[i]!;
 		if (entry.pinned && KEPT_PINNED.has(entry.type)) pinned.push([i, entry.pinned]);
 	}
-	const encoded: Encoded = {
-		format: FORMAT,
+	const extra: Extra = {
 		file: skeleton.file,
 		header: skeleton.header,
 		skipped: skeleton.skipped,
 		nextLineNumber: skeleton.nextLineNumber,
-		columns: data,
 		pinned,
 	};
-	return serialize(encoded);
+	return encodeColumns(FORMAT, data, extra);
 }
 
 /** Bodies a warm open needs without reading the file: labels and the context's state. */
 const KEPT_PINNED = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
 
-/**
- * The columns with arrays of their own: a deserialized typed array may be a view into the whole
- * cache's bytes, which would then stay in memory for as long as the session is open.
- */
-function ownCopies(data: ColumnData): ColumnData {
-	return {
-		...data,
-		parents: data.parents.slice(),
-		types: data.types.slice(),
-		times: data.times.slice(),
-		offsets: data.offsets.slice(),
-		lengths: data.lengths.slice(),
-		roles: data.roles.slice(),
-		models: data.models.slice(),
-		usage: data.usage.slice(),
-		kinds: data.kinds.slice(),
-	};
-}
-
 /** Decodes a cache, or undefined when it is from another format or damaged. */
 export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
-	let encoded: Encoded;
-	try {
-		encoded = deserialize(bytes) as Encoded;
-	} catch {
-		return undefined;
-	}
-	if (encoded?.format !== FORMAT || !encoded.columns) return undefined;
-	const columns = new SkeletonColumns(ownCopies(encoded.columns));
+	const decoded = decodeColumns(FORMAT, bytes);
+	if (!decoded) return undefined;
+	const extra = decoded.extra as Extra;
+	if (!extra?.file || !extra.header || !Array.isArray(extra.pinned)) return undefined;
+	const columns = new SkeletonColumns(decoded.columns);
 	const entries: LazyEntry[] = new Array(columns.size);
 	for (let i = 0; i < entries.length; i++) entries[i] = new LazyEntry(columns, i);
-	for (const [i, entry] of encoded.pinned) entries[i]!.pinned = entry;
+	for (const [i, entry] of extra.pinned) if (entries[i]) entries[i].pinned = entry;
 	return {
-		file: encoded.file,
-		header: encoded.header,
-		skipped: encoded.skipped,
-		nextLineNumber: encoded.nextLineNumber,
+		file: extra.file,
+		header: extra.header,
+		skipped: extra.skipped ?? [],
+		nextLineNumber: extra.nextLineNumber,
 		entries,
 	};
 }

@@ -127,4 +127,19 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 		expect([next.row, next.parentId, next.timestamp]).toEqual([5, "e", "2026-03-01T11:00:00.000Z"]);
 		expect(decoded.entries[4]!.parentId).toBe("d");
 	});
+
+	it("a damaged or older cache decodes to nothing (the session is read again), never to wrong entries", () => {
+		const { entries } = load();
+		const bytes = encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries });
+		expect(decodeSkeleton(bytes)).toBeDefined();
+		expect(decodeSkeleton(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+		expect(decodeSkeleton(Buffer.concat([bytes, Buffer.from("x")]))).toBeUndefined();
+		expect(decodeSkeleton(Buffer.alloc(3))).toBeUndefined();
+		const older = Buffer.from(bytes);
+		older.writeUInt32LE(3, 0);
+		expect(decodeSkeleton(older)).toBeUndefined();
+		const badJson = Buffer.from(bytes);
+		badJson[badJson.length - 1] = 0x7b;
+		expect(decodeSkeleton(badJson)).toBeUndefined();
+	});
 });

@@ -1,0 +1,88 @@
+import type { ColumnData } from "./skeleton-columns.js";
+
+/** The typed columns in file order, with how many values each row has. */
+const TYPED = [
+	["parents", Int32Array, 1],
+	["types", Uint8Array, 1],
+	["times", Float64Array, 1],
+	["offsets", Float64Array, 1],
+	["lengths", Float64Array, 1],
+	["roles", Uint8Array, 1],
+	["models", Uint32Array, 1],
+	["usage", Float64Array, 4],
+	["kinds", Uint8Array, 1],
+] as const;
+
+type TypedKey = (typeof TYPED)[number][0];
+type Meta = Omit<ColumnData, TypedKey | "oddTimestamps"> & {
+	/** A damaged file's timestamp may be anything, `undefined` too, which JSON arrays would turn into null. */
+	oddTimestamps: [number, { v?: unknown }][];
+};
+
+/** Bytes before the columns: format, rows, length of the JSON part, padding. */
+const HEAD = 16;
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+function columnBytes(rows: number): { offsets: number[]; total: number } {
+	const offsets: number[] = [];
+	let at = 0;
+	for (const [, Ctor, perRow] of TYPED) {
+		offsets.push(at);
+		at += align8(rows * perRow * Ctor.BYTES_PER_ELEMENT);
+	}
+	return { offsets, total: at };
+}
+
+/**
+ * A skeleton's columns and the rest of its cache (`extra`, JSON) as one buffer: a head, the typed
+ * columns' raw bytes, then the JSON. Reading it back makes one exactly-sized copy of the columns'
+ * bytes and views on it: no per-column objects to rebuild, and no larger buffer kept alive.
+ */
+export function encodeColumns(format: number, columns: ColumnData, extra: unknown): Buffer {
+	const rows = columns.ids.length;
+	const { offsets, total } = columnBytes(rows);
+	const { oddTimestamps, ...rest } = columns;
+	const meta: Record<string, unknown> = { ...rest, oddTimestamps: oddTimestamps.map(([i, v]) => [i, { v }]) };
+	for (const [key] of TYPED) delete meta[key];
+	const json = Buffer.from(JSON.stringify({ meta, extra }), "utf8");
+	const out = Buffer.alloc(HEAD + total + json.length);
+	out.writeUInt32LE(format, 0);
+	out.writeUInt32LE(rows, 4);
+	out.writeUInt32LE(json.length, 8);
+	TYPED.forEach(([key], i) => {
+		const array = columns[key];
+		out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), HEAD + offsets[i]!);
+	});
+	json.copy(out, HEAD + total);
+	return out;
+}
+
+/** Reads `encodeColumns`' buffer back; undefined when it is of another format or damaged. */
+export function decodeColumns(format: number, bytes: Buffer): { columns: ColumnData; extra: unknown } | undefined {
+	if (bytes.length < HEAD || bytes.readUInt32LE(0) !== format) return undefined;
+	const rows = bytes.readUInt32LE(4);
+	const jsonLength = bytes.readUInt32LE(8);
+	const { offsets, total } = columnBytes(rows);
+	if (bytes.length !== HEAD + total + jsonLength) return undefined;
+	let parsed: { meta: Meta; extra: unknown };
+	try {
+		parsed = JSON.parse(bytes.toString("utf8", HEAD + total)) as { meta: Meta; extra: unknown };
+	} catch {
+		return undefined;
+	}
+	if (!Array.isArray(parsed?.meta?.ids) || parsed.meta.ids.length !== rows) return undefined;
+	const store = new ArrayBuffer(total);
+	new Uint8Array(store).set(bytes.subarray(HEAD, HEAD + total));
+	const typed: Record<string, unknown> = {};
+	TYPED.forEach(([key, Ctor, perRow], i) => {
+		typed[key] = new Ctor(store, offsets[i]!, rows * perRow);
+	});
+	const { oddTimestamps, ...meta } = parsed.meta;
+	const columns = {
+		...meta,
+		...typed,
+		oddTimestamps: oddTimestamps.map(([i, wrapped]) => [i, wrapped.v] as [number, unknown]),
+	} as ColumnData;
+	return { columns, extra: parsed.extra };
+}
