@@ -1,7 +1,8 @@
 // bench:import — import speed (MB/s) of generated Claude Code and Codex sessions, next to the
 // floor of the same bytes measured in the same run: reading each file and JSON.parse of each line,
 // as the importers read them. The import is the built CLI (`xcsh import <corpus>`, process start
-// included), on one thread and with its worker threads; medians of 3 runs, each into a fresh agent dir.
+// included), on one thread and with its worker threads; medians of BENCH_RUNS (default 3) runs, each into
+// a fresh agent dir.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,8 +11,10 @@ import { join } from "node:path";
 import { defaultThreads } from "../source/import/import-pool.js";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-bench-import-"));
-const corpus = join(root, "corpus");
-mkdirSync(corpus);
+/** BENCH_IMPORT_CORPUS=<dir>: only write the corpus there (to profile an import of it), then stop. */
+const keep = process.env.BENCH_IMPORT_CORPUS;
+const corpus = keep ?? join(root, "corpus");
+mkdirSync(corpus, { recursive: true });
 
 function rng(seed: number): () => number {
 	let s = seed;
@@ -170,6 +173,11 @@ for (let i = 0; i < COUNT; i++) {
 	bytes += Buffer.byteLength(text);
 	writeFileSync(join(corpus, `${String(i).padStart(4, "0")}.jsonl`), text);
 }
+if (keep) {
+	rmSync(root, { recursive: true, force: true });
+	console.log(`corpus written to ${keep}`);
+	process.exit(0);
+}
 sizes.sort((a, b) => a - b);
 const mb = bytes / 1024 / 1024;
 
@@ -207,11 +215,12 @@ async function importOnce(run: string, threads: string | undefined): Promise<num
 	return ms;
 }
 
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floors: number[] = [];
 const single: number[] = [];
 const threaded: number[] = [];
-for (let run = 0; run < 3; run++) {
+for (let run = 0; run < RUNS; run++) {
 	floors.push(floor());
 	single.push(await importOnce(`1-${run}`, "0"));
 	threaded.push(await importOnce(`n-${run}`, undefined));
@@ -224,14 +233,14 @@ console.log(
 		`${sizes.filter((n) => n < 100 * 1024).length} under 100 KB, ${sizes.filter((n) => n > 1024 * 1024).length} over 1 MB, largest ${(sizes[COUNT - 1]! / 1024 / 1024).toFixed(1)} MB`,
 );
 console.log(
-	`read + JSON.parse floor:      ${floorRate.toFixed(1)} MB/s (median of 3: ${median(floors).toFixed(0)} ms)`,
+	`read + JSON.parse floor:      ${floorRate.toFixed(1)} MB/s (median of ${RUNS}: ${median(floors).toFixed(0)} ms)`,
 );
 for (const [name, ms] of [
 	["xcsh import, one thread:", single],
 	[`xcsh import, ${defaultThreads()} worker(s):`, threaded],
 ] as const)
 	console.log(
-		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of 3: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
+		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of ${RUNS}: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
 	);
 console.log(
 	`machine: ${availableParallelism()} core(s), load average ${loadavg()

@@ -10,18 +10,49 @@ import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.
  * The lines of a new imported session, built straight from its plan: the same entries
  * SessionManager's append methods make (same fields, same key order, same persistence transform),
  * without one locked, written and indexed append per entry. Each item's JSON is made once and
- * serves both its line and the hash the import record keeps of it.
+ * serves both its line and the digest the import record keeps of the items.
  */
 
-function digest(parts: readonly string[]): string {
-	const hash = createHash("sha1");
-	for (const part of parts) hash.update(part);
-	return hash.digest("base64url").slice(0, 16);
+/** An item as hashed, without its key: `[parent, timestamp, body]` as JSON. */
+function itemJson(item: PlanItem): string {
+	return JSON.stringify([item.parent, item.timestamp, item.body]);
 }
 
-/** The hash an import record keeps of an item (what it was: parent, time, body), to see later whether it changed. */
+/** The hash a v1 import record kept of each item (what it was: parent, time, body), to see later whether it changed. */
 export function itemHash(item: PlanItem): string {
-	return digest([JSON.stringify([item.parent, item.timestamp, item.body])]);
+	return createHash("sha1").update(itemJson(item)).digest("base64url").slice(0, 16);
+}
+
+/**
+ * One sha1 over a session's items, each as its key and its JSON, in the source's order: what an
+ * import record keeps to tell later whether the items it imported changed. One hash per session
+ * instead of one per item: a hash object per item cost more than half the parse of a first import.
+ */
+export class ItemsDigest {
+	readonly #hash = createHash("sha1");
+
+	/** Adds an item whose JSON (`itemJson`) is the concatenation of `parts`. */
+	add(key: string, ...parts: string[]): void {
+		this.#hash.update(`${JSON.stringify(key)}\n`);
+		for (const part of parts) this.#hash.update(part);
+		this.#hash.update("\n");
+	}
+
+	/** Adds an item, serialising it. */
+	addItem(item: PlanItem): void {
+		this.add(item.key, itemJson(item));
+	}
+
+	digest(): string {
+		return this.#hash.digest("base64url");
+	}
+}
+
+/** The digest of these items, in this order. */
+export function digestOf(items: Iterable<PlanItem>): string {
+	const digest = new ItemsDigest();
+	for (const item of items) digest.addItem(item);
+	return digest.digest();
 }
 
 /** Random 8-hex entry ids, unique within one session, cut from one random buffer at a time. */
@@ -52,8 +83,10 @@ export type LineSink = (line: string) => void;
 
 /** What building a session produced besides its lines. */
 export interface BuiltLines {
-	/** source key → [entry id, item hash], for the import record. */
-	readonly entries: Record<string, [string, string]>;
+	/** source key → entry id, for the import record. */
+	readonly entries: Record<string, string>;
+	/** The `ItemsDigest` of the items in the plan's order. */
+	readonly itemsDigest: string;
 	/** Images the lines refer to as blobs: stored before the session becomes visible. */
 	readonly blobs: PendingBlob[];
 	readonly lineCount: number;
@@ -127,11 +160,13 @@ function linePrefix(type: string, id: string, parentId: string | null, timestamp
 
 /**
  * Writes the header, a root entry (`root`, the provenance) and one line per item to `sink`, in
- * `order`; an item's parent is the entry its parent key became (the root when it has none).
+ * `order` (the plan's `items`, perhaps with one moved last); an item's parent is the entry its
+ * parent key became (the root when it has none). The digest is of `items`, in their order.
  */
 export function buildSessionLines(
 	header: SessionHeader,
 	root: { timestamp: string; data: unknown },
+	items: readonly PlanItem[],
 	order: readonly PlanItem[],
 	sink: LineSink,
 ): BuiltLines {
@@ -139,7 +174,11 @@ export function buildSessionLines(
 	const write = (entry: FileEntry) => sink(serializeEntry(prepareForPersistence(entry, blobs)));
 	const ids = new Map<string, string>();
 	const fresh = new EntryIds();
-	const entries: Record<string, [string, string]> = {};
+	const entries: Record<string, string> = {};
+	const digest = new ItemsDigest();
+	// Written in the plan's order the digest is made as the lines are; otherwise each item's JSON waits.
+	const inOrder = order === items;
+	const later = inOrder ? undefined : new Map<PlanItem, string[]>();
 	write(header);
 	const rootId = fresh.next();
 	write({
@@ -162,13 +201,13 @@ export function buildSessionLines(
 			...fields,
 		}) as FileEntry;
 		const shared = sharedPayload(item.body);
-		let hash: string;
+		let parts: string[];
 		if (shared) {
-			hash = digest([
+			parts = [
 				`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`,
 				shared.json,
 				"}]",
-			]);
+			];
 			const prepared = prepareForPersistence(entry, blobs);
 			// Unchanged by the transform (no huge string, no image): its JSON is the one already made.
 			sink(
@@ -177,11 +216,14 @@ export function buildSessionLines(
 					: serializeEntry(prepared),
 			);
 		} else {
-			hash = itemHash(item);
+			parts = [itemJson(item)];
 			write(entry);
 		}
+		if (later) later.set(item, parts);
+		else digest.add(item.key, ...parts);
 		ids.set(item.key, id);
-		entries[item.key] = [id, hash];
+		entries[item.key] = id;
 	}
-	return { entries, blobs, lineCount: order.length + 2 };
+	if (later) for (const item of items) digest.add(item.key, ...later.get(item)!);
+	return { entries, itemsDigest: digest.digest(), blobs, lineCount: order.length + 2 };
 }

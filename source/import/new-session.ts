@@ -36,15 +36,21 @@ export function lastTime(plan: ImportPlan): number {
 }
 
 /** The import record of a plan written to `sessionFile`. */
-export function recordFor(plan: ImportPlan, sessionFile: string, entries: ImportRecord["entries"]): ImportRecord {
+export function recordFor(
+	plan: ImportPlan,
+	sessionFile: string,
+	entries: ImportRecord["entries"],
+	itemsDigest: string,
+): ImportRecord {
 	return {
-		version: 1,
+		version: 2,
 		tool: plan.tool,
 		sourceId: plan.sourceId,
 		sourcePath: plan.sourcePath,
 		sessionFile,
 		importer: IMPORTER_VERSION,
 		entries,
+		itemsDigest,
 	};
 }
 
@@ -84,6 +90,6 @@ export function buildNewSession(
 	sink: LineSink,
 ): { record: ImportRecord; blobs: PendingBlob[] } {
 	const root = { timestamp: plan.startedAt, data: session.provenance };
-	const built = buildSessionLines(session.header, root, appendOrder(plan), sink);
-	return { record: recordFor(plan, session.file, built.entries), blobs: built.blobs };
+	const built = buildSessionLines(session.header, root, plan.items, appendOrder(plan), sink);
+	return { record: recordFor(plan, session.file, built.entries, built.itemsDigest), blobs: built.blobs };
 }
