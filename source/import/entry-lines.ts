@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { PendingBlob } from "../session/blob-refs.js";
 import { withoutUndefined } from "../session/entry-fields.js";
 import { serializeEntry } from "../session/jsonl.js";
-import { prepareForPersistence } from "../session/persist-transform.js";
+import { persistsAsIs, prepareForPersistence } from "../session/persist-transform.js";
 import type { FileEntry, SessionHeader } from "../session/types.js";
 import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.js";
 
@@ -140,17 +140,29 @@ function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, str
  * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
  * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
  */
-function sharedPayload(body: PlanBody): { json: string; bodyHead: string; entryHead: string } | undefined {
+function sharedPayload(
+	body: PlanBody,
+): { type: "message" | "custom"; json: string; bodyHead: string; entryHead: string } | undefined {
 	const keys = Object.keys(body);
 	if (body.kind === "message" && keys.length === 2 && keys[1] === "message")
-		return { json: JSON.stringify(body.message), bodyHead: '{"kind":"message","message":', entryHead: '"message":' };
+		return {
+			type: "message",
+			json: JSON.stringify(body.message),
+			bodyHead: '{"kind":"message","message":',
+			entryHead: '"message":',
+		};
 	if (body.kind === "custom" && keys.length === 3 && keys[1] === "customType" && keys[2] === "data") {
 		const json = body.data === undefined ? undefined : JSON.stringify(body.data);
 		if (json === undefined) return undefined;
 		const head = `"customType":${JSON.stringify(body.customType)},"data":`;
-		return { json, bodyHead: `{"kind":"custom",${head}`, entryHead: head };
+		return { type: "custom", json, bodyHead: `{"kind":"custom",${head}`, entryHead: head };
 	}
 	return undefined;
+}
+
+/** The item's JSON (`itemJson`) in pieces around its payload's JSON. */
+function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
+	return [`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`, shared.json, "}]"];
 }
 
 /** Each entry's first keys, as `serializeEntry` orders them. */
@@ -192,31 +204,22 @@ export function buildSessionLines(
 	for (const item of order) {
 		const parentId = item.parent === null ? rootId : (ids.get(item.parent) ?? rootId);
 		const id = fresh.next();
-		const fields = fieldsOf(item.body, parentId, ids);
-		const entry = withoutUndefined({
-			type: fields.type,
-			id,
-			parentId,
-			timestamp: item.timestamp,
-			...fields,
-		}) as FileEntry;
 		const shared = sharedPayload(item.body);
 		let parts: string[];
-		if (shared) {
-			parts = [
-				`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`,
-				shared.json,
-				"}]",
-			];
-			const prepared = prepareForPersistence(entry, blobs);
-			// Unchanged by the transform (no huge string, no image): its JSON is the one already made.
-			sink(
-				prepared === entry
-					? `${linePrefix(entry.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`
-					: serializeEntry(prepared),
-			);
+		if (shared && persistsAsIs(shared.json)) {
+			// The entry's JSON is the payload's, already made: no entry object, no transform walk.
+			parts = sharedParts(item, shared);
+			sink(`${linePrefix(shared.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`);
 		} else {
-			parts = [itemJson(item)];
+			const fields = fieldsOf(item.body, parentId, ids);
+			const entry = withoutUndefined({
+				type: fields.type,
+				id,
+				parentId,
+				timestamp: item.timestamp,
+				...fields,
+			}) as FileEntry;
+			parts = shared ? sharedParts(item, shared) : [itemJson(item)];
 			write(entry);
 		}
 		if (later) later.set(item, parts);

@@ -15,6 +15,20 @@ function truncateForPersistence(text: string): string {
 
 type Json = unknown;
 
+/**
+ * True when an entry whose JSON is `json` needs nothing from `prepareForPersistence`: no string
+ * over the limit (the JSON is not even that long), no image, no transient key. For entries built
+ * from data never read from a session (whose tool result texts may stand for blob references).
+ */
+export function persistsAsIs(json: string): boolean {
+	return (
+		json.length <= MAX_PERSIST_CHARS &&
+		!json.includes('"image"') &&
+		!json.includes('"partialJson"') &&
+		!json.includes('"jsonlEvents"')
+	);
+}
+
 function countLines(content: Json): number | undefined {
 	if (typeof content === "string") return content.length === 0 ? 0 : content.split("\n").length;
 	return undefined;
