@@ -6,6 +6,7 @@ import { digestOf, itemHash } from "../../source/import/entry-lines.js";
 import type { ImportPlan } from "../../source/import/import-plan.js";
 import { type ImportRecordV1, readImportRecord, writeImportRecord } from "../../source/import/import-record.js";
 import { importFile } from "../../source/import/import-run.js";
+import { appendOrder } from "../../source/import/new-session.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { fixture, importAndOpen, transcript } from "./import-helpers.js";
 
@@ -98,5 +99,27 @@ describe("import records (one digest of the items)", () => {
 		expect(keys.length).toBeGreaterThan(1);
 		writeFileSync(source, JSON.stringify({ ...chat, messages: [...chat.messages].reverse() }, null, 2));
 		expect((await importFile(source, options)).status).toBe("reimported");
+	});
+});
+
+describe("import records of a session whose leaf is not its last item", () => {
+	const temp = useTempAgentDir();
+
+	it("digest the items in the source's order, so a re-import finds them unchanged", async () => {
+		const all = readFileSync(fixture(NAME), "utf8")
+			.split("\n")
+			.filter((line) => line !== "");
+		const first = JSON.parse(all.find((line) => line.includes('"type":"user"'))!) as Record<string, unknown>;
+		// A side-chain line last: the main line's leaf is written after it, out of the source's order.
+		const side = { ...first, uuid: "side-0001", isSidechain: true, message: { role: "user", content: "aside" } };
+		const source = join(temp.root, NAME);
+		writeFileSync(source, `${[...all, JSON.stringify(side)].join("\n")}\n`);
+		const plan = planOf(source);
+		expect(appendOrder(plan)).not.toBe(plan.items);
+		const imported = await importFile(source, options);
+		expect(imported.status).toBe("imported");
+		const record = readImportRecord(plan.tool, plan.sourceId)!;
+		expect(record.version === 2 && record.itemsDigest).toBe(digestOf(plan.items));
+		expect((await importFile(source, options)).status).toBe("unchanged");
 	});
 });
