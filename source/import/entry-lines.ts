@@ -43,6 +43,7 @@ export class ItemsDigest {
 		this.add(item.key, itemJson(item));
 	}
 
+	/** The digest of what was added (base64url); nothing can be added after. */
 	digest(): string {
 		return this.#hash.digest("base64url");
 	}
