@@ -1,17 +1,22 @@
 // bench:import — import speed (MB/s) of generated Claude Code and Codex sessions, next to the
 // floor of the same bytes measured in the same run: reading each file and JSON.parse of each line,
 // as the importers read them. The import is the built CLI (`xcsh import <corpus>`, process start
-// included), on one thread and with its worker threads; medians of 3 runs, each into a fresh agent dir.
+// included), on one thread and with its worker threads, and `importPaths` in this process on one
+// thread (no process start: like for like with the floor); medians of BENCH_RUNS (default 3) runs,
+// each into a fresh agent dir.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultThreads } from "../source/import/import-pool.js";
+import { importPaths } from "../source/import/import-run.js";
 
 const root = mkdtempSync(join(tmpdir(), "xcsh-bench-import-"));
-const corpus = join(root, "corpus");
-mkdirSync(corpus);
+/** BENCH_IMPORT_CORPUS=<dir>: only write the corpus there (to profile an import of it), then stop. */
+const keep = process.env.BENCH_IMPORT_CORPUS;
+const corpus = keep ?? join(root, "corpus");
+mkdirSync(corpus, { recursive: true });
 
 function rng(seed: number): () => number {
 	let s = seed;
@@ -170,6 +175,11 @@ for (let i = 0; i < COUNT; i++) {
 	bytes += Buffer.byteLength(text);
 	writeFileSync(join(corpus, `${String(i).padStart(4, "0")}.jsonl`), text);
 }
+if (keep) {
+	rmSync(root, { recursive: true, force: true });
+	console.log(`corpus written to ${keep}`);
+	process.exit(0);
+}
 sizes.sort((a, b) => a - b);
 const mb = bytes / 1024 / 1024;
 
@@ -207,12 +217,39 @@ async function importOnce(run: string, threads: string | undefined): Promise<num
 	return ms;
 }
 
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
+/** The same import in this process, one thread: no process start, so it compares with the floor like for like. */
+async function importInProcess(run: string): Promise<number> {
+	const previous = process.env.XCSH_AGENT_DIR;
+	process.env.XCSH_AGENT_DIR = join(root, `agent-p-${run}`);
+	try {
+		const start = performance.now();
+		const results = await importPaths([corpus], {
+			from: "auto",
+			dryRun: false,
+			cwd: root,
+			cwdGiven: false,
+			threads: 0,
+		});
+		const ms = performance.now() - start;
+		const bad = results.filter((r) => r.status !== "imported");
+		if (bad.length > 0 || results.length !== COUNT)
+			throw new Error(`${bad.length} not imported: ${JSON.stringify(bad[0])}`);
+		return ms;
+	} finally {
+		if (previous === undefined) delete process.env.XCSH_AGENT_DIR;
+		else process.env.XCSH_AGENT_DIR = previous;
+	}
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const floors: number[] = [];
 const single: number[] = [];
 const threaded: number[] = [];
-for (let run = 0; run < 3; run++) {
+const inProcess: number[] = [];
+for (let run = 0; run < RUNS; run++) {
 	floors.push(floor());
+	inProcess.push(await importInProcess(String(run)));
 	single.push(await importOnce(`1-${run}`, "0"));
 	threaded.push(await importOnce(`n-${run}`, undefined));
 }
@@ -224,14 +261,15 @@ console.log(
 		`${sizes.filter((n) => n < 100 * 1024).length} under 100 KB, ${sizes.filter((n) => n > 1024 * 1024).length} over 1 MB, largest ${(sizes[COUNT - 1]! / 1024 / 1024).toFixed(1)} MB`,
 );
 console.log(
-	`read + JSON.parse floor:      ${floorRate.toFixed(1)} MB/s (median of 3: ${median(floors).toFixed(0)} ms)`,
+	`read + JSON.parse floor:      ${floorRate.toFixed(1)} MB/s (median of ${RUNS}: ${median(floors).toFixed(0)} ms)`,
 );
 for (const [name, ms] of [
+	["in process, one thread:", inProcess],
 	["xcsh import, one thread:", single],
 	[`xcsh import, ${defaultThreads()} worker(s):`, threaded],
 ] as const)
 	console.log(
-		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of 3: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
+		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of ${RUNS}: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
 	);
 console.log(
 	`machine: ${availableParallelism()} core(s), load average ${loadavg()

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { PendingBlob } from "../session/blob-refs.js";
 import { withoutUndefined } from "../session/entry-fields.js";
 import { serializeEntry } from "../session/jsonl.js";
-import { prepareForPersistence } from "../session/persist-transform.js";
+import { persistsAsIs, prepareForPersistence } from "../session/persist-transform.js";
 import type { FileEntry, SessionHeader } from "../session/types.js";
 import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.js";
 
@@ -10,18 +10,50 @@ import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.
  * The lines of a new imported session, built straight from its plan: the same entries
  * SessionManager's append methods make (same fields, same key order, same persistence transform),
  * without one locked, written and indexed append per entry. Each item's JSON is made once and
- * serves both its line and the hash the import record keeps of it.
+ * serves both its line and the digest the import record keeps of the items.
  */
 
-function digest(parts: readonly string[]): string {
-	const hash = createHash("sha1");
-	for (const part of parts) hash.update(part);
-	return hash.digest("base64url").slice(0, 16);
+/** An item as hashed, without its key: `[parent, timestamp, body]` as JSON. */
+function itemJson(item: PlanItem): string {
+	return JSON.stringify([item.parent, item.timestamp, item.body]);
 }
 
-/** The hash an import record keeps of an item (what it was: parent, time, body), to see later whether it changed. */
+/** The hash a v1 import record kept of each item (what it was: parent, time, body), to see later whether it changed. */
 export function itemHash(item: PlanItem): string {
-	return digest([JSON.stringify([item.parent, item.timestamp, item.body])]);
+	return createHash("sha1").update(itemJson(item)).digest("base64url").slice(0, 16);
+}
+
+/**
+ * One sha1 over a session's items, each as its key and its JSON, in the source's order: what an
+ * import record keeps to tell later whether the items it imported changed. One hash per session
+ * instead of one per item: a hash object per item cost more than half the parse of a first import.
+ */
+export class ItemsDigest {
+	readonly #hash = createHash("sha1");
+
+	/** Adds an item whose JSON (`itemJson`) is the concatenation of `parts`. */
+	add(key: string, ...parts: string[]): void {
+		this.#hash.update(`${JSON.stringify(key)}\n`);
+		for (const part of parts) this.#hash.update(part);
+		this.#hash.update("\n");
+	}
+
+	/** Adds an item, serialising it. */
+	addItem(item: PlanItem): void {
+		this.add(item.key, itemJson(item));
+	}
+
+	/** The digest of what was added (base64url); nothing can be added after. */
+	digest(): string {
+		return this.#hash.digest("base64url");
+	}
+}
+
+/** The digest of these items, in this order. */
+export function digestOf(items: Iterable<PlanItem>): string {
+	const digest = new ItemsDigest();
+	for (const item of items) digest.addItem(item);
+	return digest.digest();
 }
 
 /** Random 8-hex entry ids, unique within one session, cut from one random buffer at a time. */
@@ -52,8 +84,10 @@ export type LineSink = (line: string) => void;
 
 /** What building a session produced besides its lines. */
 export interface BuiltLines {
-	/** source key → [entry id, item hash], for the import record. */
-	readonly entries: Record<string, [string, string]>;
+	/** source key → entry id, for the import record. */
+	readonly entries: Record<string, string>;
+	/** The `ItemsDigest` of the items in the plan's order. */
+	readonly itemsDigest: string;
 	/** Images the lines refer to as blobs: stored before the session becomes visible. */
 	readonly blobs: PendingBlob[];
 	readonly lineCount: number;
@@ -107,17 +141,29 @@ function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, str
  * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
  * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
  */
-function sharedPayload(body: PlanBody): { json: string; bodyHead: string; entryHead: string } | undefined {
+function sharedPayload(
+	body: PlanBody,
+): { type: "message" | "custom"; json: string; bodyHead: string; entryHead: string } | undefined {
 	const keys = Object.keys(body);
 	if (body.kind === "message" && keys.length === 2 && keys[1] === "message")
-		return { json: JSON.stringify(body.message), bodyHead: '{"kind":"message","message":', entryHead: '"message":' };
+		return {
+			type: "message",
+			json: JSON.stringify(body.message),
+			bodyHead: '{"kind":"message","message":',
+			entryHead: '"message":',
+		};
 	if (body.kind === "custom" && keys.length === 3 && keys[1] === "customType" && keys[2] === "data") {
 		const json = body.data === undefined ? undefined : JSON.stringify(body.data);
 		if (json === undefined) return undefined;
 		const head = `"customType":${JSON.stringify(body.customType)},"data":`;
-		return { json, bodyHead: `{"kind":"custom",${head}`, entryHead: head };
+		return { type: "custom", json, bodyHead: `{"kind":"custom",${head}`, entryHead: head };
 	}
 	return undefined;
+}
+
+/** The item's JSON (`itemJson`) in pieces around its payload's JSON. */
+function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
+	return [`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`, shared.json, "}]"];
 }
 
 /** Each entry's first keys, as `serializeEntry` orders them. */
@@ -127,11 +173,13 @@ function linePrefix(type: string, id: string, parentId: string | null, timestamp
 
 /**
  * Writes the header, a root entry (`root`, the provenance) and one line per item to `sink`, in
- * `order`; an item's parent is the entry its parent key became (the root when it has none).
+ * `order` (the plan's `items`, perhaps with one moved last); an item's parent is the entry its
+ * parent key became (the root when it has none). The digest is of `items`, in their order.
  */
 export function buildSessionLines(
 	header: SessionHeader,
 	root: { timestamp: string; data: unknown },
+	items: readonly PlanItem[],
 	order: readonly PlanItem[],
 	sink: LineSink,
 ): BuiltLines {
@@ -139,7 +187,11 @@ export function buildSessionLines(
 	const write = (entry: FileEntry) => sink(serializeEntry(prepareForPersistence(entry, blobs)));
 	const ids = new Map<string, string>();
 	const fresh = new EntryIds();
-	const entries: Record<string, [string, string]> = {};
+	const entries: Record<string, string> = {};
+	const digest = new ItemsDigest();
+	// Written in the plan's order the digest is made as the lines are; otherwise each item's JSON waits.
+	const inOrder = order === items;
+	const later = inOrder ? undefined : new Map<PlanItem, string[]>();
 	write(header);
 	const rootId = fresh.next();
 	write({
@@ -153,35 +205,29 @@ export function buildSessionLines(
 	for (const item of order) {
 		const parentId = item.parent === null ? rootId : (ids.get(item.parent) ?? rootId);
 		const id = fresh.next();
-		const fields = fieldsOf(item.body, parentId, ids);
-		const entry = withoutUndefined({
-			type: fields.type,
-			id,
-			parentId,
-			timestamp: item.timestamp,
-			...fields,
-		}) as FileEntry;
 		const shared = sharedPayload(item.body);
-		let hash: string;
-		if (shared) {
-			hash = digest([
-				`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`,
-				shared.json,
-				"}]",
-			]);
-			const prepared = prepareForPersistence(entry, blobs);
-			// Unchanged by the transform (no huge string, no image): its JSON is the one already made.
-			sink(
-				prepared === entry
-					? `${linePrefix(entry.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`
-					: serializeEntry(prepared),
-			);
+		let parts: string[];
+		if (shared && persistsAsIs(shared.json)) {
+			// The entry's JSON is the payload's, already made: no entry object, no transform walk.
+			parts = sharedParts(item, shared);
+			sink(`${linePrefix(shared.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`);
 		} else {
-			hash = itemHash(item);
+			const fields = fieldsOf(item.body, parentId, ids);
+			const entry = withoutUndefined({
+				type: fields.type,
+				id,
+				parentId,
+				timestamp: item.timestamp,
+				...fields,
+			}) as FileEntry;
+			parts = shared ? sharedParts(item, shared) : [itemJson(item)];
 			write(entry);
 		}
+		if (later) later.set(item, parts);
+		else digest.add(item.key, ...parts);
 		ids.set(item.key, id);
-		entries[item.key] = [id, hash];
+		entries[item.key] = id;
 	}
-	return { entries, blobs, lineCount: order.length + 2 };
+	if (later) for (const item of items) digest.add(item.key, ...later.get(item)!);
+	return { entries, itemsDigest: digest.digest(), blobs, lineCount: order.length + 2 };
 }

@@ -6,19 +6,39 @@ import { getAgentDir } from "../agent-dir.js";
 import type { SourceTool } from "./import-plan.js";
 
 /**
- * What was imported from one source session: the xcsh session it went to and, per source key,
- * the entry it became and a hash of what it was. A re-import appends only keys not in here; a key
- * whose hash changed (or went missing) means the source changed incompatibly.
+ * What was imported from one source session: the xcsh session it went to, the entry each source
+ * key became, and one digest of what those items were (`itemsDigest`). A re-import appends only
+ * keys not in here; when the items under the recorded keys no longer digest the same, the source
+ * changed incompatibly.
  */
 export interface ImportRecord {
-	readonly version: 1;
+	readonly version: 2;
 	readonly tool: SourceTool;
 	readonly sourceId: string;
 	sourcePath: string;
 	sessionFile: string;
 	importer: string;
+	/** key → entry id */
+	entries: Record<string, string>;
+	/** sha1 over the recorded items in the source's order (see `ItemsDigest`). */
+	itemsDigest: string;
+}
+
+/**
+ * The first record format, still read: a hash per item (`itemHash`) instead of one digest. Hashing
+ * each item on its own cost more than half of a first import's parse; an append rewrites it as v2.
+ */
+export interface ImportRecordV1 extends Omit<ImportRecord, "version" | "entries" | "itemsDigest"> {
+	readonly version: 1;
 	/** key → [entry id, item hash] */
 	entries: Record<string, [string, string]>;
+}
+
+/** The entry id each recorded source key became. */
+export function recordedIds(record: ImportRecord | ImportRecordV1): Map<string, string> {
+	const ids = new Map<string, string>();
+	for (const [key, value] of Object.entries(record.entries)) ids.set(key, typeof value === "string" ? value : value[0]);
+	return ids;
 }
 
 /** Where import records live: `<agentDir>/imports/`. */
@@ -32,17 +52,18 @@ function recordPath(tool: SourceTool, sourceId: string): string {
 }
 
 /** The record of an earlier import of this source session, if any (an unreadable record counts as none). */
-export function readImportRecord(tool: SourceTool, sourceId: string): ImportRecord | undefined {
+export function readImportRecord(tool: SourceTool, sourceId: string): ImportRecord | ImportRecordV1 | undefined {
 	try {
-		const parsed = JSON.parse(readFileSync(recordPath(tool, sourceId), "utf8")) as ImportRecord;
-		return parsed.version === 1 && parsed.tool === tool && parsed.sourceId === sourceId ? parsed : undefined;
+		const parsed = JSON.parse(readFileSync(recordPath(tool, sourceId), "utf8")) as ImportRecord | ImportRecordV1;
+		const known = parsed.version === 2 ? typeof parsed.itemsDigest === "string" : parsed.version === 1;
+		return known && parsed.tool === tool && parsed.sourceId === sourceId ? parsed : undefined;
 	} catch {
 		return undefined;
 	}
 }
 
 /** Saves a record atomically (temp file, then rename), private to the user like the sessions. */
-export function writeImportRecord(record: ImportRecord): void {
+export function writeImportRecord(record: ImportRecord | ImportRecordV1): void {
 	const path = recordPath(record.tool, record.sourceId);
 	mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
 	const temp = `${path}.${process.pid}.tmp`;

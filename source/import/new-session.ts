@@ -28,23 +28,45 @@ export function appendOrder(plan: ImportPlan): readonly PlanItem[] {
 /** The source's last activity, in epoch ms (0 when no time parses). */
 export function lastTime(plan: ImportPlan): number {
 	let latest = Date.parse(plan.startedAt) || 0;
+	// Times in toISOString's form order as strings: only the latest of them is parsed.
+	let latestIso = "";
 	for (const item of plan.items) {
-		const ms = Date.parse(item.timestamp);
+		const iso = item.timestamp;
+		if (isUtcIso(iso)) {
+			if (iso > latestIso) latestIso = iso;
+			continue;
+		}
+		const ms = Date.parse(iso);
 		if (ms > latest) latest = ms;
 	}
+	const ms = latestIso === "" ? 0 : Date.parse(latestIso);
+	if (ms > latest) latest = ms;
 	return latest;
 }
 
+/** What toISOString writes for years 0–9999, all in UTC: such strings order as their times do. */
+const UTC_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+function isUtcIso(iso: string): boolean {
+	return iso.length === 24 && UTC_ISO.test(iso);
+}
+
 /** The import record of a plan written to `sessionFile`. */
-export function recordFor(plan: ImportPlan, sessionFile: string, entries: ImportRecord["entries"]): ImportRecord {
+export function recordFor(
+	plan: ImportPlan,
+	sessionFile: string,
+	entries: ImportRecord["entries"],
+	itemsDigest: string,
+): ImportRecord {
 	return {
-		version: 1,
+		version: 2,
 		tool: plan.tool,
 		sourceId: plan.sourceId,
 		sourcePath: plan.sourcePath,
 		sessionFile,
 		importer: IMPORTER_VERSION,
 		entries,
+		itemsDigest,
 	};
 }
 
@@ -84,6 +106,6 @@ export function buildNewSession(
 	sink: LineSink,
 ): { record: ImportRecord; blobs: PendingBlob[] } {
 	const root = { timestamp: plan.startedAt, data: session.provenance };
-	const built = buildSessionLines(session.header, root, appendOrder(plan), sink);
-	return { record: recordFor(plan, session.file, built.entries), blobs: built.blobs };
+	const built = buildSessionLines(session.header, root, plan.items, appendOrder(plan), sink);
+	return { record: recordFor(plan, session.file, built.entries, built.itemsDigest), blobs: built.blobs };
 }

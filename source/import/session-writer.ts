@@ -1,8 +1,15 @@
 import { existsSync, utimesSync } from "node:fs";
 import { SessionManager } from "../session/session-manager.js";
+import { digestOf } from "./entry-lines.js";
 import type { ImportBatch } from "./import-batch.js";
 import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
-import { type ImportRecord, readImportRecord, writeImportRecord } from "./import-record.js";
+import {
+	type ImportRecord,
+	type ImportRecordV1,
+	readImportRecord,
+	recordedIds,
+	writeImportRecord,
+} from "./import-record.js";
 import { appendOrder, buildNewSession, lastTime, newSession } from "./new-session.js";
 import { hasReply, NO_REPLY, planStatus } from "./plan-status.js";
 
@@ -95,25 +102,37 @@ async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Pr
 	return session.file;
 }
 
+/** Appends the fresh items to the earlier import's session; returns the record it now has (always v2). */
 async function appendNew(
 	plan: ImportPlan,
-	record: ImportRecord,
+	record: ImportRecord | ImportRecordV1,
 	fresh: readonly PlanItem[],
-	hashes: Map<PlanItem, string>,
-): Promise<void> {
+): Promise<ImportRecord> {
 	const manager = await SessionManager.open(record.sessionFile, { breadcrumb: false, mustExist: true });
 	try {
 		let now = plan.startedAt;
 		manager.setClock(() => now);
-		const ids = new Map(Object.entries(record.entries).map(([key, [id]]) => [key, id]));
+		const ids = recordedIds(record);
 		const root = manager.getEntries()[0]?.id ?? "";
 		const order = appendOrder({ ...plan, items: fresh });
 		appendItems(manager, order, ids, root, (iso) => {
 			now = iso;
 		});
 		await manager.flush();
-		for (const item of fresh) record.entries[item.key] = [ids.get(item.key)!, hashes.get(item)!];
-		record.sourcePath = plan.sourcePath;
+		// Every item of the plan is recorded now: the digest is of all of them.
+		const entries: Record<string, string> = {};
+		for (const item of plan.items) entries[item.key] = ids.get(item.key)!;
+		const { tool, sourceId, sessionFile, importer } = record;
+		return {
+			version: 2,
+			tool,
+			sourceId,
+			sourcePath: plan.sourcePath,
+			sessionFile,
+			importer,
+			entries,
+			itemsDigest: digestOf(plan.items),
+		};
 	} finally {
 		await manager.close();
 	}
@@ -133,9 +152,8 @@ export async function writePlan(
 	const status = planStatus(plan);
 	if (status.kind === "unchanged") return { kind: "unchanged", sessionFile: status.record.sessionFile, entries: 0 };
 	if (status.kind === "grown") {
-		const { record, fresh, hashes } = status;
-		if (!options.dryRun) await appendNew(plan, record, fresh, hashes);
-		if (!options.dryRun) writeImportRecord(record);
+		const { record, fresh } = status;
+		if (!options.dryRun) writeImportRecord(await appendNew(plan, record, fresh));
 		if (!options.dryRun) dateFile(record.sessionFile, plan);
 		return { kind: "appended", sessionFile: record.sessionFile, entries: fresh.length };
 	}

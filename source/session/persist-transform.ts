@@ -15,6 +15,19 @@ function truncateForPersistence(text: string): string {
 
 type Json = unknown;
 
+/**
+ * True when an entry whose JSON is `json` needs nothing from `prepareForPersistence`: no string
+ * over the limit (the JSON is not even that long), no image, no transient key. For entries built
+ * from data never read from a session (whose tool result texts may stand for blob references).
+ */
+export function persistsAsIs(json: string): boolean {
+	// Shorter needles than the keys and values they stand for: about three times faster to search, and
+	// a false alarm only means the walk.
+	return (
+		json.length <= MAX_PERSIST_CHARS && !json.includes('image"') && !json.includes('Json"') && !json.includes('Events"')
+	);
+}
+
 function countLines(content: Json): number | undefined {
 	if (typeof content === "string") return content.length === 0 ? 0 : content.split("\n").length;
 	return undefined;
