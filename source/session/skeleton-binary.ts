@@ -42,8 +42,11 @@ function columnBytes(rows: number): { offsets: number[]; total: number } {
 export function encodeColumns(format: number, columns: ColumnData, extra: unknown): Buffer {
 	const rows = columns.ids.length;
 	const { offsets, total } = columnBytes(rows);
-	const { oddTimestamps, ...rest } = columns;
+	const { oddTimestamps, ids, ...rest } = columns;
 	const meta: Record<string, unknown> = { ...rest, oddTimestamps: oddTimestamps.map(([i, v]) => [i, { v }]) };
+	// One string split on newlines parses far faster than half a million JSON strings.
+	if (ids.some((id) => id.includes("\n"))) meta.ids = ids;
+	else meta.idLines = ids.join("\n");
 	for (const [key] of TYPED) delete meta[key];
 	const json = Buffer.from(JSON.stringify({ meta, extra }), "utf8");
 	const out = Buffer.alloc(HEAD + total + json.length);
@@ -71,16 +74,21 @@ export function decodeColumns(format: number, bytes: Buffer): { columns: ColumnD
 	} catch {
 		return undefined;
 	}
-	if (!Array.isArray(parsed?.meta?.ids) || parsed.meta.ids.length !== rows) return undefined;
+	const meta = parsed?.meta as (Meta & { idLines?: unknown }) | undefined;
+	if (meta && typeof meta.idLines === "string") {
+		meta.ids = rows === 0 ? [] : meta.idLines.split("\n");
+		delete meta.idLines;
+	}
+	if (!Array.isArray(meta?.ids) || meta.ids.length !== rows) return undefined;
 	const store = new ArrayBuffer(total);
 	new Uint8Array(store).set(bytes.subarray(HEAD, HEAD + total));
 	const typed: Record<string, unknown> = {};
 	TYPED.forEach(([key, Ctor, perRow], i) => {
 		typed[key] = new Ctor(store, offsets[i]!, rows * perRow);
 	});
-	const { oddTimestamps, ...meta } = parsed.meta;
+	const { oddTimestamps, ...rest } = meta;
 	const columns = {
-		...meta,
+		...rest,
 		...typed,
 		oddTimestamps: oddTimestamps.map(([i, wrapped]) => [i, wrapped.v] as [number, unknown]),
 	} as ColumnData;

@@ -142,4 +142,18 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 		badJson[badJson.length - 1] = 0x7b;
 		expect(decodeSkeleton(badJson)).toBeUndefined();
 	});
+
+	it("ids round-trip whatever they hold (a damaged file's id may have a newline), and an empty skeleton too", () => {
+		const columns = new SkeletonColumns();
+		const odd = new LazyEntry(columns, columns.push("custom", "a\nb", null, "2026-03-01T10:00:00.000Z", 0, 5, {}));
+		const plain = new LazyEntry(columns, columns.push("custom", "c", "a\nb", "2026-03-01T10:00:00.000Z", 6, 5, {}));
+		odd.parentAt = -1;
+		plain.parentAt = 0;
+		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 3, entries: [odd, plain] };
+		expect(decodeSkeleton(encodeSkeleton(skeleton))!.entries.map((e) => [e.id, e.parentId])).toEqual([
+			["a\nb", null],
+			["c", "a\nb"],
+		]);
+		expect(decodeSkeleton(encodeSkeleton({ ...skeleton, entries: [] }))!.entries).toEqual([]);
+	});
 });
