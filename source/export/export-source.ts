@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { isLazy } from "../session/lazy-entry.js";
 import { pathToEntry } from "../session/session-context.js";
 import type { EntryShape } from "../session/session-entries.js";
@@ -8,6 +8,7 @@ import { openSessionFile } from "../session/session-open.js";
 import { FileSessionStorage } from "../session/session-storage.js";
 import type { SessionHeader, StoredEntry } from "../session/types.js";
 import type { ExportScope } from "./export-scope.js";
+import { type ExportFormat, freeDefaultPath } from "./export-target.js";
 
 /**
  * A session as an export reads it: the tree's shape at once, bodies one at a time (a big file's
@@ -128,4 +129,29 @@ export function selectScope(source: ExportSource, scope: ExportScope): ExportSel
 		throw new Error(`Entry ${scope.entryId} not found`);
 	const ids = pathIds(source.shapes, leaf);
 	return { count: ids.length, leafId: ids.at(-1) ?? null, entries: () => pathEntries(source, ids) };
+}
+
+/**
+ * The `--export <file> [output]` path of an export: opens the session file without changing it,
+ * names the output (`<cwd>/<input name>.<format>` when none is given, `-2`… if taken), runs
+ * `write` with the source, the output and the input's path, and closes the file.
+ */
+export async function exportFromSessionFile<T>(
+	inputPath: string,
+	outputPath: string | undefined,
+	cwd: string,
+	request: { readonly format: ExportFormat; readonly force?: boolean },
+	write: (source: ExportSource, output: string, input: string) => Promise<T>,
+): Promise<T> {
+	const source = await openExportFile(inputPath, cwd);
+	try {
+		const path = source.path ?? resolve(cwd, inputPath);
+		const output =
+			outputPath === undefined
+				? await freeDefaultPath(cwd, basename(path, ".jsonl"), request.format, request.force)
+				: resolve(cwd, outputPath);
+		return await write(source, output, path);
+	} finally {
+		source.close();
+	}
 }

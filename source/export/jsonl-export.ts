@@ -1,4 +1,4 @@
-import { basename, extname, resolve } from "node:path";
+import { extname } from "node:path";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { EntryRedaction, type RedactionSummary } from "../redaction/redact.js";
 import type { SessionHeader, StoredEntry } from "../session/types.js";
@@ -6,8 +6,8 @@ import { atifTrajectory } from "./atif-export.js";
 import { type ExportSink, writeExportStream } from "./export-io.js";
 import { CONVERSATION_TYPES, labelsOf, PathReader, scopeLeaves } from "./export-paths.js";
 import type { ExportScope } from "./export-scope.js";
-import { type ExportSource, openExportFile } from "./export-source.js";
-import { freeDefaultPath, type JsonlFormat } from "./export-target.js";
+import { type ExportSource, exportFromSessionFile } from "./export-source.js";
+import type { JsonlFormat } from "./export-target.js";
 import { type SftTool, sftLine, xcshToolDefinitions } from "./openai-sft-export.js";
 import { type PiExportStats, piLines } from "./pi-export.js";
 import { xcshVersion } from "./xcsh-version.js";
@@ -212,15 +212,7 @@ export async function jsonlExportFromFile(
 	cwd: string,
 	request: JsonlExportRequest,
 ): Promise<JsonlExportResult> {
-	const source = await openExportFile(inputPath, cwd);
-	try {
-		const path = source.path ?? resolve(cwd, inputPath);
-		const output =
-			outputPath === undefined
-				? await freeDefaultPath(cwd, basename(path, ".jsonl"), request.format, request.force)
-				: resolve(cwd, outputPath);
-		return await writeJsonlExport(source, output, { ...request, input: path });
-	} finally {
-		source.close();
-	}
+	return exportFromSessionFile(inputPath, outputPath, cwd, request, (source, output, input) =>
+		writeJsonlExport(source, output, { ...request, input }),
+	);
 }

@@ -1,11 +1,9 @@
-import { basename, resolve } from "node:path";
 import { loadRedactionConfig } from "../redaction/config.js";
 import { EntryRedaction, type RedactionSummary } from "../redaction/redact.js";
 import type { StoredEntry } from "../session/types.js";
 import { collapseToolOutput } from "./collapse-tools.js";
 import { writeExportStream } from "./export-io.js";
-import { type ExportSource, openExportFile, pathIds } from "./export-source.js";
-import { freeDefaultPath } from "./export-target.js";
+import { type ExportSource, exportFromSessionFile, pathIds } from "./export-source.js";
 import { jsonPieces, markdownPieces } from "./markdown-export.js";
 
 /** The text formats besides HTML. */
@@ -69,15 +67,7 @@ export async function textExportFromFile(
 	cwd: string,
 	request: TextExportRequest,
 ): Promise<string> {
-	const source = await openExportFile(inputPath, cwd);
-	try {
-		const path = source.path ?? resolve(cwd, inputPath);
-		const output =
-			outputPath === undefined
-				? await freeDefaultPath(cwd, basename(path, ".jsonl"), request.format, request.force)
-				: resolve(cwd, outputPath);
-		return await writeTextExport(source, source.leafId, output, { ...request, input: path });
-	} finally {
-		source.close();
-	}
+	return exportFromSessionFile(inputPath, outputPath, cwd, request, (source, output, input) =>
+		writeTextExport(source, source.leafId, output, { ...request, input }),
+	);
 }

@@ -77,10 +77,7 @@ export class AgentSession {
 			getApiKey: (provider) => options.models.getApiKey(provider),
 			sessionId: options.sessionManager.getSessionId(),
 			// A tool may change files: the turn's "before" checkpoint must be taken first.
-			beforeToolCall: async () => {
-				await options.turnHooks?.beforeTool();
-				return undefined;
-			},
+			beforeToolCall: async () => void (await options.turnHooks?.beforeTool()),
 		});
 		const session = new AgentSession(agent, { ...options, extensions });
 		session.#restoreFromSession();
