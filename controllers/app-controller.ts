@@ -366,11 +366,10 @@ export class AppController {
 
 	// ── the tree ────────────────────────────────────────────────────────────
 
-	/** Labels an entry (an empty label clears it) and redraws the tree. */
+	/** Labels an entry (an empty label clears it) and redraws the tree with the cursor on it. */
 	setLabel(entryId: string, label: string | undefined): void {
 		this.#o.session.setLabel(entryId, label);
-		const { screen } = this.#snapshot;
-		this.#showTree(screen.kind === "tree" ? screen.selectedId : undefined);
+		this.#showTree(entryId);
 	}
 
 	/** Moves the leaf to an entry (optionally summarising the branch left) and returns to the chat. */

@@ -369,6 +369,8 @@ describe("AppController (no React)", () => {
 			before.kind === "tree" ? before.key : 0,
 		);
 		expect(manager.getLabel(first)).toBe("start");
+		// The tree is drawn again with the cursor on the entry just labelled, not back at the leaf.
+		expect(after.screen.kind === "tree" && after.screen.selectedId).toBe(first);
 
 		await app.navigateTree(first, {});
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
