@@ -67,6 +67,15 @@ export interface ImportPlan {
 /** Why a source file was not imported, as a one-line reason. */
 export class SkipError extends Error {}
 
+/** Why a source file was skipped, in one line (a SkipError's own words, or what the file system said). */
+export function skipReason(error: unknown): string {
+	if (error instanceof SkipError) return error.message;
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "ENOENT") return "no such file or directory";
+	if (code === "EACCES") return "permission denied";
+	return error instanceof Error ? error.message : String(error);
+}
+
 /** Options every parser takes. */
 export interface ParseOptions {
 	/** The project for sources without a cwd (`--cwd`), and whether it was given. */

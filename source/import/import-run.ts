@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
-import { type CwdOrigin, SkipError, type SourceTool } from "./import-plan.js";
+import { type CwdOrigin, SkipError, type SourceTool, skipReason } from "./import-plan.js";
 import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-pool.js";
 import { readImportRecord } from "./import-record.js";
 import { isOpencodeDatabase, OPENCODE_SQLITE } from "./opencode-storage.js";
@@ -37,14 +37,6 @@ export interface ImportOptions {
 	threads?: number;
 }
 
-function reasonOf(error: unknown): string {
-	if (error instanceof SkipError) return error.message;
-	const code = (error as NodeJS.ErrnoException).code;
-	if (code === "ENOENT") return "no such file or directory";
-	if (code === "EACCES") return "permission denied";
-	return error instanceof Error ? error.message : String(error);
-}
-
 /** Imports one source file through `batch` (its new session is on disk once the batch finishes). */
 async function importInto(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult> {
 	const source = resolve(path);
@@ -76,7 +68,7 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 			unreadableLines: [...plan.badLines],
 		};
 	} catch (error) {
-		return { status: "skipped", source, reason: reasonOf(error) };
+		return { status: "skipped", source, reason: skipReason(error) };
 	}
 }
 
@@ -87,7 +79,7 @@ async function settle(results: ImportResult[], batch: ImportBatch): Promise<Impo
 	return results.map((result) => {
 		if (result.status !== "imported" && result.status !== "reimported") return result;
 		const failure = failures.get(result.sessionFile);
-		return failure ? { status: "skipped", source: result.source, reason: reasonOf(failure) } : result;
+		return failure ? { status: "skipped", source: result.source, reason: skipReason(failure) } : result;
 	});
 }
 
@@ -114,7 +106,7 @@ function sourcesOf(paths: readonly string[]): Source[] {
 		try {
 			for (const file of sourceFiles(resolve(path))) sources.push({ path: file, size: sizeOf(file) });
 		} catch (error) {
-			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: reasonOf(error) } });
+			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: skipReason(error) } });
 		}
 	}
 	return sources;

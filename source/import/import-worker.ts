@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { parseSource } from "./detect.js";
-import { SkipError } from "./import-plan.js";
+import { SkipError, skipReason } from "./import-plan.js";
 import type { BuildReply, BuildRequest } from "./import-pool.js";
 import { buildNewSession, newSession } from "./new-session.js";
 import { isOpencodeDatabase } from "./opencode-storage.js";
@@ -13,14 +13,6 @@ import { readSourceText } from "./source-lines.js";
 
 /** Sources above this size are left to the main thread, which writes them as it builds them. */
 const MAX_BUILD_BYTES = 64 << 20;
-
-function reasonOf(error: unknown): string {
-	if (error instanceof SkipError) return error.message;
-	const code = (error as NodeJS.ErrnoException).code;
-	if (code === "ENOENT") return "no such file or directory";
-	if (code === "EACCES") return "permission denied";
-	return error instanceof Error ? error.message : String(error);
-}
 
 function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuffer[] } {
 	const { id, path, options } = request;
@@ -72,7 +64,7 @@ function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuff
 			transfer: [body.buffer as ArrayBuffer, ...blobBytes.map((blob) => blob.bytes.buffer as ArrayBuffer)],
 		};
 	} catch (error) {
-		return { reply: { id, kind: "skipped", reason: reasonOf(error) }, transfer: [] };
+		return { reply: { id, kind: "skipped", reason: skipReason(error) }, transfer: [] };
 	}
 }
 
