@@ -6,7 +6,7 @@
  * as AgentSession drives it (one file changed by the turn's tool): the snapshot work of the turn
  * (before + after + the diff of the record), and what the turn waits for: with a model that answers
  * at once (the offline model, the worst case) and with one that takes BENCH_MODEL_MS (default 300)
- * to ask for its first tool, which the "before" snapshot overlaps; next to `git status --porcelain`
+ * to ask for its tool and again to answer after it, which the "before" and "after" snapshots overlap; next to `git status --porcelain`
  * on the same tree as the baseline. Then restoring 100 changed files (guard snapshot, diff, write)
  * and the store's growth over BENCH_TURNS turns (default 1,000) that each change one line of the
  * same file.
@@ -119,8 +119,9 @@ async function turnCost(files: number): Promise<void> {
 }
 
 /**
- * One turn as AgentSession runs it: beforeTurn, the model (modelMs), beforeTool, the tool's change,
- * afterTurn. `waited` is the time spent in the hooks; `work` is all of it with the model's time out.
+ * One turn as AgentSession runs it: beforeTurn, the model asking for a tool (modelMs), beforeTool,
+ * the tool's change, afterTool, the model's answer (modelMs again), afterTurn. `waited` is the time
+ * spent in the hooks; `work` is all of it with the model's time out.
  */
 async function turn(
 	hooks: TurnCheckpoints,
@@ -132,8 +133,10 @@ async function turn(
 	if (modelMs > 0) await new Promise((resolve) => setTimeout(resolve, modelMs));
 	waited += await time(() => hooks.beforeTool());
 	change();
+	hooks.afterTool();
+	if (modelMs > 0) await new Promise((resolve) => setTimeout(resolve, modelMs));
 	waited += await time(() => hooks.afterTurn());
-	return { waited, work: performance.now() - start - modelMs };
+	return { waited, work: performance.now() - start - 2 * modelMs };
 }
 
 async function restoreCost(repo: ShadowRepo, project: string): Promise<void> {

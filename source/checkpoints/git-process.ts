@@ -85,10 +85,35 @@ const FIXED_CONFIG = [
 
 /** Runs `git <args>` against `target`; resolves with its output whatever the exit code. */
 export function runGit(target: GitTarget, args: readonly string[], input?: string | Buffer): Promise<GitResult> {
+	return run("git", [...FIXED_CONFIG, ...args], target, gitEnv(target), input);
+}
+
+/**
+ * Runs a `sh` script of several git commands against `target`, in one process started from here:
+ * from a big Node process each spawn costs milliseconds, from `sh` far less. In the script `"$@"`
+ * holds the fixed settings (`git "$@" write-tree`); `vars` are added to its environment, so no
+ * value is ever spliced into the script's text.
+ */
+export function runGitScript(
+	target: GitTarget,
+	script: string,
+	vars: Readonly<Record<string, string>>,
+	input?: string | Buffer,
+): Promise<GitResult> {
+	return run("sh", ["-c", script, "xcsh-git", ...FIXED_CONFIG], target, { ...gitEnv(target), ...vars }, input);
+}
+
+function run(
+	command: string,
+	args: readonly string[],
+	target: GitTarget,
+	env: NodeJS.ProcessEnv,
+	input: string | Buffer | undefined,
+): Promise<GitResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn("git", [...FIXED_CONFIG, ...args], {
+		const child = spawn(command, args, {
 			cwd: target.workTree ?? dirname(target.gitDir),
-			env: gitEnv(target),
+			env,
 			stdio: ["pipe", "pipe", "pipe"],
 		});
 		const out: Buffer[] = [];

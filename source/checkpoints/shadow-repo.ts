@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { copyFile, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ensurePrivateDir } from "../private-files.js";
-import { type GitTarget, git, runGit } from "./git-process.js";
+import { GitCommandError, type GitTarget, git, runGit, runGitScript } from "./git-process.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./store-location.js";
+import { FILE_CHANGE_ARGS } from "./tree-diff.js";
 
 /** A file a snapshot left out because it is bigger than the limit. */
 export interface SkippedFile {
@@ -126,36 +127,48 @@ export class ShadowRepo {
 
 	/**
 	 * Takes a snapshot for a session: a new commit on the session's ref when the files differ from
-	 * its last snapshot, else that snapshot again. `alongside` runs with the new tree while the
-	 * commit is made (a turn's diff needs only the tree, and each git call is a process to wait for).
+	 * its last snapshot, else that snapshot again. With `diffFrom` (a tree) the result also holds
+	 * `git diff-tree` of it against the new tree, in FILE_CHANGE_ARGS's form, from the same process.
 	 */
-	snapshot(sessionId: string, message: string): Promise<Snapshot>;
-	snapshot<T>(
+	snapshot(
 		sessionId: string,
 		message: string,
-		alongside: (tree: string) => Promise<T>,
-	): Promise<Snapshot & { alongside: T }>;
-	snapshot<T>(
-		sessionId: string,
-		message: string,
-		alongside?: (tree: string) => Promise<T>,
-	): Promise<Snapshot & { alongside?: T }> {
+		options: { diffFrom?: string } = {},
+	): Promise<Snapshot & { diff?: string }> {
 		return this.#serial(async () => {
 			const indexFile = this.#indexOf(sessionId);
 			await this.#prepareIndex(indexFile);
-			const { tree, skipped } = await this.#stageAndWrite(indexFile);
+			const changes = await this.#listChanges(indexFile);
 			const tip = await this.#tipOf(sessionId);
-			const beside = alongside?.(tree);
-			// Awaited below; a failed commit must not leave its rejection unheard meanwhile.
-			beside?.catch(() => undefined);
-			if (tip?.tree === tree)
-				return { commit: tip.commit, tree, changed: false, skipped, ...(beside ? { alongside: await beside } : {}) };
-			const parent = tip === undefined ? [] : ["-p", tip.commit];
-			const commit = (await git(this.#target(), ["commit-tree", tree, ...parent, "-m", message])).trim();
-			await this.#setRef(sessionId, commit);
-			this.#tips.set(sessionId, { commit, tree });
-			return { commit, tree, changed: true, skipped, ...(beside ? { alongside: await beside } : {}) };
+			const known = changes.stage.length === 0 ? this.#trees.get(indexFile) : undefined;
+			if (known !== undefined && tip?.tree === known) {
+				const diff = options.diffFrom === undefined ? undefined : await this.#diff(options.diffFrom, known);
+				return {
+					commit: tip.commit,
+					tree: known,
+					changed: false,
+					skipped: changes.skipped,
+					...(diff === undefined ? {} : { diff }),
+				};
+			}
+			const written = await this.#write(indexFile, changes.stage, {
+				XCSH_MESSAGE: message,
+				XCSH_TIP_TREE: tip?.tree ?? "",
+				XCSH_PARENT: tip?.commit ?? "",
+				XCSH_DIFF_FROM: options.diffFrom ?? "",
+			});
+			const diff = options.diffFrom === undefined ? undefined : written.rest;
+			const result = { skipped: changes.skipped, ...(diff === undefined ? {} : { diff }) };
+			if (tip !== undefined && written.commit === "")
+				return { commit: tip.commit, tree: written.tree, changed: false, ...result };
+			await this.#setRef(sessionId, written.commit);
+			this.#tips.set(sessionId, { commit: written.commit, tree: written.tree });
+			return { commit: written.commit, tree: written.tree, changed: true, ...result };
 		});
+	}
+
+	async #diff(from: string, to: string): Promise<string> {
+		return from === to ? "" : this.read([...FILE_CHANGE_ARGS, from, to]);
 	}
 
 	/**
@@ -179,7 +192,9 @@ export class ShadowRepo {
 			try {
 				const seed = sessionId === undefined ? undefined : this.#indexOf(sessionId);
 				await this.#seedIndex(scratch, seed);
-				return await this.#stageAndWrite(scratch);
+				const changes = await this.#listChanges(scratch);
+				const { tree } = await this.#write(scratch, changes.stage, {});
+				return { tree, skipped: changes.skipped };
 			} finally {
 				this.#trees.delete(scratch);
 				await rm(scratch, { force: true });
@@ -274,45 +289,84 @@ export class ShadowRepo {
 	}
 
 	/**
-	 * Brings the index up to the files on disk and writes its tree. Only what git lists as changed
-	 * or untracked is looked at (the index's stat data answers for the rest), so a 10,000-file
-	 * project with one changed file costs one directory walk and one file read.
+	 * What must be staged for the index to match the files on disk. Only what git lists as changed
+	 * or untracked is looked at (the index's stat data answers for the rest), the two lists walked
+	 * by two processes at once, so a 10,000-file project with one changed file costs about one
+	 * `git status`. Paths that must go although something is there (a folder now, or a file over
+	 * the size limit) are removed here; everything else is left for `#write`.
 	 */
-	async #stageAndWrite(indexFile: string): Promise<TreeSnapshot> {
+	async #listChanges(indexFile: string): Promise<{ stage: string[]; skipped: SkippedFile[] }> {
 		await this.#syncExcludes();
 		const target = this.#target(indexFile);
-		const listed = await git(target, ["ls-files", "-z", "-t", "-o", "-m", "--exclude-standard"]);
+		const [modified, others] = await Promise.all([
+			git(target, ["ls-files", "-z", "-m"]),
+			git(target, ["ls-files", "-z", "-o", "--exclude-standard"]),
+		]);
+		const stage: string[] = [];
 		const removals: string[] = [];
-		const additions: string[] = [];
 		const skipped: SkippedFile[] = [];
-		for (const item of listed.split("\0")) {
-			if (item.length < 3) continue;
-			const tracked = item[0] !== "?";
-			const path = item.slice(2);
-			// A nested repository is listed as its folder: its files are its own git's business.
-			if (path.endsWith("/")) continue;
+		const look = async (path: string, tracked: boolean): Promise<void> => {
 			const info = await lstat(join(this.workTree, path)).catch(() => undefined);
-			if (!info || info.isDirectory()) {
+			if (!info) {
+				// Gone: `update-index --remove` drops a tracked path that is missing.
+				if (tracked) stage.push(path);
+			} else if (info.isDirectory()) {
 				if (tracked) removals.push(path);
 			} else if (info.isFile() && info.size > this.maxFileBytes) {
 				skipped.push({ path, bytes: info.size });
 				if (tracked) removals.push(path);
 			} else {
-				additions.push(path);
+				stage.push(path);
 			}
-		}
-		if (removals.length > 0)
+		};
+		for (const path of modified.split("\0")) if (path !== "") await look(path, true);
+		// A nested repository is listed as its folder: its files are its own git's business.
+		for (const path of others.split("\0")) if (path !== "" && !path.endsWith("/")) await look(path, false);
+		if (removals.length > 0) {
 			await git(target, ["update-index", "-z", "--force-remove", "--stdin"], `${removals.join("\0")}\0`);
-		if (additions.length > 0)
-			await git(
-				target,
-				["update-index", "-z", "--add", "--replace", "--remove", "--stdin"],
-				`${additions.join("\0")}\0`,
-			);
-		const unchanged = removals.length === 0 && additions.length === 0 ? this.#trees.get(indexFile) : undefined;
-		if (unchanged !== undefined) return { tree: unchanged, skipped };
-		const tree = (await git(target, ["write-tree"])).trim();
+			this.#trees.delete(indexFile);
+		}
+		return { stage, skipped };
+	}
+
+	/**
+	 * Stages `paths`, writes the index's tree and, given XCSH_MESSAGE, commits it when it differs
+	 * from XCSH_TIP_TREE (then diffs it from XCSH_DIFF_FROM): one `sh` running the git commands.
+	 */
+	async #write(
+		indexFile: string,
+		paths: readonly string[],
+		vars: Readonly<Record<string, string>>,
+	): Promise<{ tree: string; commit: string; rest: string }> {
+		const stage = paths.length > 0;
+		const result = await runGitScript(
+			this.#target(indexFile),
+			WRITE_SCRIPT,
+			{ ...vars, XCSH_STAGE: stage ? "1" : "" },
+			stage ? `${paths.join("\0")}\0` : undefined,
+		);
+		if (result.code !== 0) throw new GitCommandError(["write-tree"], result.code, result.stderr);
+		const text = result.stdout.toString("utf8");
+		const first = text.indexOf("\n");
+		const second = text.indexOf("\n", first + 1);
+		const tree = text.slice(0, first);
+		if (first < 0 || second < 0 || !/^[0-9a-f]{40,64}$/.test(tree))
+			throw new GitCommandError(["write-tree"], result.code, `unexpected output: ${text.slice(0, 80)}`);
 		this.#trees.set(indexFile, tree);
-		return { tree, skipped };
+		return { tree, commit: text.slice(first + 1, second), rest: text.slice(second + 1) };
 	}
 }
+
+/** Stage, write the tree, commit it if new, diff it: see `#write`. `"$@"` is the fixed git settings. */
+const WRITE_SCRIPT = `set -e
+if [ -n "$XCSH_STAGE" ]; then git "$@" update-index -z --add --replace --remove --stdin; fi
+tree=$(git "$@" write-tree)
+echo "$tree"
+if [ -n "$XCSH_MESSAGE" ] && [ "$tree" != "$XCSH_TIP_TREE" ]; then
+	if [ -n "$XCSH_PARENT" ]; then git "$@" commit-tree "$tree" -p "$XCSH_PARENT" -m "$XCSH_MESSAGE"
+	else git "$@" commit-tree "$tree" -m "$XCSH_MESSAGE"; fi
+else echo; fi
+if [ -n "$XCSH_DIFF_FROM" ] && [ "$tree" != "$XCSH_DIFF_FROM" ]; then
+	git "$@" ${FILE_CHANGE_ARGS.join(" ")} "$XCSH_DIFF_FROM" "$tree"
+fi
+`;

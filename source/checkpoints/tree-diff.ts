@@ -33,11 +33,17 @@ function parseRaw(fields: readonly string[]): { changes: RawChange[]; end: numbe
 	return { changes, end: i };
 }
 
+/** The diff-tree arguments whose output `parseFileChanges` reads: raw records, then numstat. */
+export const FILE_CHANGE_ARGS: readonly string[] = ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat"];
+
 /** The files changed from tree `from` to tree `to`, with +/- line counts (one git call: raw then numstat). */
 export async function fileChanges(repo: ShadowRepo, from: string, to: string): Promise<FileChange[]> {
-	const fields = (await repo.read(["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", from, to])).split(
-		"\0",
-	);
+	return parseFileChanges(await repo.read([...FILE_CHANGE_ARGS, from, to]));
+}
+
+/** The files changed, from the output of `git diff-tree` with FILE_CHANGE_ARGS. */
+export function parseFileChanges(output: string): FileChange[] {
+	const fields = output.split("\0");
 	const { changes: raw, end } = parseRaw(fields);
 	const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
 	// -z --numstat after the raw part: "<added>\t<removed>\t<path>\0"; binary files say "-\t-".

@@ -7,7 +7,7 @@ import { allCheckpoints, type CheckpointTree } from "./checkpoint-timeline.js";
 import { GIT_MISSING_NOTICE, gitAvailable } from "./git-process.js";
 import { openProjectStore } from "./project-store.js";
 import type { ShadowRepo, SkippedFile, Snapshot } from "./shadow-repo.js";
-import { fileChanges } from "./tree-diff.js";
+import { parseFileChanges } from "./tree-diff.js";
 
 /** The files before a turn, as recorded in a project's store. */
 interface BeforeTurn {
@@ -15,6 +15,9 @@ interface BeforeTurn {
 	readonly snapshot: Snapshot;
 	readonly sessionId: string;
 }
+
+/** The files after a turn's tools, with their diff from before the turn. */
+type AfterTools = Snapshot & { readonly diff?: string };
 
 /** The session a turn is recorded in (SessionManager fits). */
 export interface CheckpointSession extends CheckpointTree {
@@ -56,6 +59,12 @@ export class TurnCheckpoints implements TurnHooks {
 	/** The wait every tool call of this turn shares. */
 	#toolGate: Promise<void> | undefined;
 	#toolRan = false;
+	/** Tools of this turn started and not yet ended. */
+	#toolsRunning = 0;
+	/** A tool started since `#afterTools` was started (or none was). */
+	#toolSinceSnapshot = false;
+	/** The snapshot started when the turn's tools last all ended (the model answers meanwhile). */
+	#afterTools: Promise<AfterTools | undefined> | undefined;
 	readonly #activity: CheckpointActivity;
 	/** The project's first snapshot (store opened, index filled): started by `prepare`, settled never rejects. */
 	#warming: Promise<void> | undefined;
@@ -96,6 +105,9 @@ export class TurnCheckpoints implements TurnHooks {
 	async beforeTurn(): Promise<void> {
 		this.#toolRan = false;
 		this.#toolGate = undefined;
+		this.#toolsRunning = 0;
+		this.#toolSinceSnapshot = false;
+		this.#afterTools = undefined;
 		const sessionId = this.#session.getSessionId();
 		const needsBaseline = !this.#hasCheckpoints(sessionId);
 		this.#before = this.#takeBefore(sessionId, needsBaseline);
@@ -105,40 +117,61 @@ export class TurnCheckpoints implements TurnHooks {
 	/** Waits, before a tool runs, until the files before the turn are recorded. */
 	beforeTool(): Promise<void> {
 		this.#toolRan = true;
+		this.#toolsRunning++;
+		this.#toolSinceSnapshot = true;
 		const before = this.#before;
 		if (!before) return Promise.resolve();
 		this.#toolGate ??= this.#waitShowingActivity(before);
 		return this.#toolGate;
 	}
 
-	/** Snapshots the files after a turn whose tools ran; records a checkpoint entry when they changed any. */
+	/**
+	 * A tool ended. When none is left running, the files after them are snapshotted at once: the
+	 * model is asked for its answer meanwhile, so the turn's end finds the snapshot taken (or
+	 * nearly). A tool started after this makes the turn's end take its own.
+	 */
+	afterTool(): void {
+		this.#toolsRunning = Math.max(0, this.#toolsRunning - 1);
+		const pending = this.#before;
+		if (this.#toolsRunning > 0 || !pending) return;
+		this.#toolSinceSnapshot = false;
+		this.#afterTools = pending.then((before) => (before ? this.#takeAfter(before) : undefined));
+	}
+
+	/** Records a checkpoint entry when the turn's tools changed files (snapshot from `afterTool`, or taken now). */
 	async afterTurn(): Promise<void> {
 		const pending = this.#before;
+		const afterTools = this.#toolSinceSnapshot ? undefined : this.#afterTools;
 		this.#before = undefined;
 		this.#toolGate = undefined;
+		this.#afterTools = undefined;
 		if (!pending) return;
 		const before = await pending;
 		// Without a tool call nothing of the turn's could change a file; anything else that did is
 		// the next turn's "before".
 		if (!before || !this.#toolRan) return;
+		const after = (await afterTools) ?? (await this.#takeAfter(before));
+		if (!after || after.tree === before.snapshot.tree) return;
 		if (before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return;
-		await this.#guard(async () => {
-			// The files changed are worked out while the snapshot's commit is made.
-			const after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn", (tree) =>
-				tree === before.snapshot.tree ? Promise.resolve([]) : fileChanges(before.repo, before.snapshot.tree, tree),
-			);
-			this.#noteSkipped(after, before.repo);
-			if (after.tree === before.snapshot.tree) return;
-			const files = after.alongside;
-			this.#append({
-				v: 1,
-				kind: "turn",
-				commit: after.commit,
-				before: before.snapshot.commit,
-				entryId: this.#session.getLeafId(),
-				files,
-			});
+		this.#append({
+			v: 1,
+			kind: "turn",
+			commit: after.commit,
+			before: before.snapshot.commit,
+			entryId: this.#session.getLeafId(),
+			files: parseFileChanges(after.diff ?? ""),
 		});
+	}
+
+	/** The files after the turn's tools, diffed from before it (one process); never rejects. */
+	async #takeAfter(before: BeforeTurn): Promise<AfterTools | undefined> {
+		if (before.sessionId !== this.#session.getSessionId() || this.#session.isReadOnly()) return undefined;
+		let after: AfterTools | undefined;
+		await this.#guard(async () => {
+			after = await before.repo.snapshot(before.sessionId, "xcsh: after a turn", { diffFrom: before.snapshot.tree });
+			this.#noteSkipped(after, before.repo);
+		});
+		return after;
 	}
 
 	/** The snapshot before a turn (after the project's first one); never rejects. */

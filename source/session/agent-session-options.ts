@@ -21,11 +21,13 @@ export function readOnlyMessage(reason: ReadOnlyReason, sessionFile: string | un
 
 /**
  * Work around a prompt's run (file checkpoints). `beforeTurn` starts what must precede the turn's
- * changes without holding up the model's request; every tool call waits for `beforeTool` first.
+ * changes without holding up the model's request; every tool call waits for `beforeTool` first;
+ * `afterTool` says a tool ended (work on its changes may start while the model answers).
  */
 export interface TurnHooks {
 	beforeTurn(): Promise<void>;
 	beforeTool(): Promise<void>;
+	afterTool(): void;
 	afterTurn(): Promise<void>;
 }
 

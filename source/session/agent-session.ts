@@ -78,6 +78,7 @@ export class AgentSession {
 			sessionId: options.sessionManager.getSessionId(),
 			// A tool may change files: the turn's "before" checkpoint must be taken first.
 			beforeToolCall: async () => void (await options.turnHooks?.beforeTool()),
+			afterToolCall: async () => void options.turnHooks?.afterTool(),
 		});
 		const session = new AgentSession(agent, { ...options, extensions });
 		session.#restoreFromSession();

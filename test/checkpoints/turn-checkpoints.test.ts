@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData } from "../../source/checkpoints/checkpoint-data.js";
 import { checkpointStoreDir } from "../../source/checkpoints/store-location.js";
 import { HOME_DIR_NOTICE, RECORDING_ACTIVITY, TurnCheckpoints } from "../../source/checkpoints/turn-checkpoints.js";
@@ -150,6 +150,58 @@ describe("TurnCheckpoints", () => {
 		writeFileSync(join(project, "typed-by-hand.txt"), "mine\n");
 		await hooks.afterTurn();
 		expect(checkpoints(session).map((c) => c.kind)).toEqual(["baseline"]);
+		await session.close();
+	});
+
+	it("the snapshot after a turn's tools starts when they end (afterTool), so the model's answer overlaps it", async () => {
+		const project = join(temp.root, "after-tools");
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const hooks = new TurnCheckpoints(session, () => {});
+		await hooks.prepare();
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		const ref = join(checkpointStoreDir(project), "refs", "xcsh", "sessions", session.getSessionId());
+		await hooks.beforeTurn();
+		await hooks.beforeTool();
+		const before = readFileSync(ref, "utf8");
+		writeFileSync(join(project, "a.txt"), "a\n");
+		hooks.afterTool();
+		// The snapshot is taken with no afterTurn yet: the model is still answering.
+		await vi.waitFor(() => expect(readFileSync(ref, "utf8")).not.toBe(before), { timeout: 10_000, interval: 20 });
+		const afterTools = readFileSync(ref, "utf8").trim();
+		await hooks.afterTurn();
+		expect(checkpoints(session).at(-1)).toMatchObject({
+			kind: "turn",
+			commit: afterTools,
+			files: [{ path: "a.txt", status: "added" }],
+		});
+		await session.close();
+	});
+
+	it("a tool that starts after the last afterTool (or never reports its end) is in the turn's checkpoint", async () => {
+		const project = join(temp.root, "late-tool");
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const hooks = new TurnCheckpoints(session, () => {});
+		await hooks.prepare();
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		await hooks.beforeTurn();
+		await hooks.beforeTool();
+		writeFileSync(join(project, "a.txt"), "a\n");
+		hooks.afterTool();
+		await hooks.beforeTool();
+		writeFileSync(join(project, "b.txt"), "b\n");
+		// Aborted: no afterTool for the second tool.
+		await hooks.afterTurn();
+		expect(checkpoints(session).at(-1)).toMatchObject({
+			kind: "turn",
+			files: [
+				{ path: "a.txt", status: "added" },
+				{ path: "b.txt", status: "added" },
+			],
+		});
 		await session.close();
 	});
 });

@@ -99,7 +99,7 @@ describe("AgentSession", () => {
 		expect(readFileSync(file, "utf8")).toContain('"toolName":"echo"');
 	});
 
-	it("turn hooks: the model is asked without waiting on beforeTurn's work; every tool waits for beforeTool", async () => {
+	it("turn hooks: the model is asked without waiting on beforeTurn's work; every tool waits for beforeTool; afterTool follows each tool", async () => {
 		faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("echo", { text: "a" }), fauxToolCall("echo", { text: "b" })], {
 				stopReason: "toolUse",
@@ -134,6 +134,9 @@ describe("AgentSession", () => {
 					order.push("beforeTool");
 					await gate;
 				},
+				afterTool: () => {
+					order.push("afterTool");
+				},
 				afterTurn: async () => {
 					order.push("afterTurn");
 				},
@@ -145,7 +148,16 @@ describe("AgentSession", () => {
 			if (event.type === "message_end" && event.message.role === "assistant") release();
 		});
 		await session.prompt("two tools");
-		expect(order).toEqual(["beforeTurn", "beforeTool", "beforeTool", "tool", "tool", "afterTurn"]);
+		expect(order).toEqual([
+			"beforeTurn",
+			"beforeTool",
+			"beforeTool",
+			"tool",
+			"tool",
+			"afterTool",
+			"afterTool",
+			"afterTurn",
+		]);
 	});
 
 	it("abort keeps the partial assistant message in the session", async () => {
