@@ -1,13 +1,16 @@
-// Bundles the CLI into dist/. Ink, React and the other pure-JS dependencies are bundled (with
-// React's production build) so the first frame is fast; native modules (better-sqlite3, node-pty)
-// cannot be bundled, and the LLM layer stays external because it is only imported after the first
-// frame. Dynamic imports become their own chunks, so fast paths never load the UI.
+// Bundles the CLI into dist/. Ink, React, the LLM layer and the other pure-JS dependencies are
+// bundled (with React's production build): resolving and reading the LLM layer's few hundred small
+// modules (pi-ai and its typebox) one by one took about a third of `--resume`'s way to the last
+// answer on screen; bundled, they are a few chunks. Native modules (better-sqlite3, node-pty) cannot
+// be bundled; clipboardy finds its helper binaries next to itself; `@opentelemetry/api` is an
+// optional peer of one provider SDK, loaded only when that SDK's tracing is on. Dynamic imports
+// become their own chunks, so fast paths never load the UI or the LLM layer.
 // A second build bundles the HTML export viewer (browser code, marked + highlight.js) into one
 // minified script that the exporter inlines into every exported page.
 import { rmSync } from "node:fs";
 import { build } from "esbuild";
 
-const external = ["better-sqlite3", "node-pty", "@mariozechner/pi-ai", "@mariozechner/pi-agent-core", "clipboardy"];
+const external = ["better-sqlite3", "node-pty", "clipboardy", "@opentelemetry/api"];
 
 rmSync("dist", { recursive: true, force: true });
 await build({
