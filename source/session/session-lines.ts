@@ -181,6 +181,8 @@ export class SessionLineParser {
 			entries = this.#entries.filter((entry, i) => this.#acceptId(entry as { id?: unknown }, this.#lines[i]!));
 		}
 		const skipped = this.#skipped.sort((a, b) => a.line - b.line);
+		// Appends grow the columns again when they come; half a million rows of slack would stay otherwise.
+		this.#columns?.trim();
 		return { kind: "ok", header, entries, skipped, missingFinalNewline, version };
 	}
 }

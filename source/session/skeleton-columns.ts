@@ -1,4 +1,5 @@
 import type { TreeRowKind } from "./entry-summary.js";
+import { IdList } from "./id-list.js";
 
 /** What an assistant message cost, kept in the skeleton so totals need no bodies. */
 export interface UsageFacts {
@@ -52,7 +53,7 @@ class Names {
 
 /** The columns as a skeleton cache stores them (typed arrays are taken over, not copied). */
 export interface ColumnData {
-	ids: string[];
+	ids: IdList;
 	/** Parent positions (rows); `NO_PARENT` for roots and parents not in the file (`oddParents` keeps those ids). */
 	parents: Int32Array;
 	oddParents: [number, string][];
@@ -87,7 +88,7 @@ function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(a
  */
 export class SkeletonColumns {
 	#size = 0;
-	readonly #ids: string[];
+	readonly #ids: IdList;
 	/** Row of each row's parent in these columns (-1: none here; `#oddParents` may name it). */
 	#parentRows: Int32Array;
 	/** Parent ids that rows cannot give: parents not in the file, and (first open) parents not on the row before. */
@@ -111,7 +112,7 @@ export class SkeletonColumns {
 
 	constructor(data?: ColumnData) {
 		this.#size = data?.ids.length ?? 0;
-		this.#ids = data?.ids ?? [];
+		this.#ids = data?.ids ?? IdList.of([]);
 		this.#parentRows = data?.parents ?? new Int32Array(0);
 		this.#oddParents = new Map(data?.oddParents);
 		// A cache's rows are its entries in order: parents' rows are their positions too (a copy, as the table may move).
@@ -164,7 +165,7 @@ export class SkeletonColumns {
 		}
 		this.#ids.push(id);
 		// Most entries follow their parent; the others keep its id (no id map is needed to push a row).
-		const previous = parentId !== null && at > 0 && this.#ids[at - 1] === parentId;
+		const previous = parentId !== null && at > 0 && this.#ids.is(at - 1, parentId);
 		this.#parentRows[at] = previous ? at - 1 : NO_PARENT;
 		if (parentId !== null && !previous) this.#oddParents.set(at, parentId);
 		this.#parentAt[at] = parentId === null ? NO_PARENT : UNKNOWN_PARENT;
@@ -178,6 +179,23 @@ export class SkeletonColumns {
 		const { usage } = facts;
 		if (usage) this.#usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * at);
 		return at;
+	}
+
+	/** Gives back the room `push` grew ahead (up to as much again as the rows): for when a load is done. */
+	trim(): void {
+		const n = this.#size;
+		const exact = <T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, length: number): T =>
+			array.length === length ? array : (array.slice(0, length) as T);
+		this.#parentRows = exact(this.#parentRows, n);
+		this.#parentAt = exact(this.#parentAt, n);
+		this.#types = exact(this.#types, n);
+		this.#times = exact(this.#times, n);
+		this.#offsets = exact(this.#offsets, n);
+		this.#lengths = exact(this.#lengths, n);
+		this.#roles = exact(this.#roles, n);
+		this.#models = exact(this.#models, n);
+		this.#usage = exact(this.#usage, 4 * n);
+		this.#kinds = exact(this.#kinds, n);
 	}
 
 	#setTimestamp(at: number, timestamp: unknown): void {
@@ -195,12 +213,12 @@ export class SkeletonColumns {
 	}
 
 	id(at: number): string {
-		return this.#ids[at]!;
+		return this.#ids.get(at);
 	}
 
 	parentId(at: number): string | null {
 		const parent = this.#parentRows[at]!;
-		if (parent >= 0) return this.#ids[parent]!;
+		if (parent >= 0) return this.#ids.get(parent);
 		return this.#oddParents.get(at) ?? null;
 	}
 
@@ -268,7 +286,7 @@ export class SkeletonColumns {
 		const n = this.#size;
 		const odd = <T>(map: Map<number, T>): [number, T][] => [...map].filter(([at]) => at < n);
 		return {
-			ids: this.#ids.slice(0, n),
+			ids: this.#ids,
 			parents: this.#parentAt.slice(0, n),
 			oddParents: odd(this.#oddParents),
 			typeNames: [...this.#typeNames.list],
