@@ -22,7 +22,10 @@ import { isRecord } from "./source-lines.js";
  *           JSON, without id, sessionID and messageID
  * Times are epoch milliseconds. opencode orders a session's messages by (time_created, id) and a
  * message's parts by id. Later versions added session columns (workspace_id, cost, tokens_*,
- * agent, model…); they are kept in the provenance entry as they are.
+ * agent, model…); they are kept in the provenance entry as they are. The newest sources also
+ * define a `session_message` table (id, session_id, type, time_*, data) for a new message format;
+ * what it holds is not read here (its format is not settled), but a session whose messages are
+ * only there is skipped saying so rather than as empty.
  */
 
 /** The columns xcsh needs, per table: a database without any of them is of a schema xcsh does not know. */
@@ -133,12 +136,17 @@ export class OpencodeDatabase {
 	readonly #db: Database.Database;
 	readonly #dir: string;
 	readonly #sessionColumns: Set<string>;
+	readonly #newerMessages: Database.Statement | undefined;
 
 	private constructor(path: string, db: Database.Database, dir: string, sessionColumns: Set<string>) {
 		this.path = path;
 		this.#db = db;
 		this.#dir = dir;
 		this.#sessionColumns = sessionColumns;
+		const newer = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_message'").get();
+		this.#newerMessages = newer
+			? db.prepare("SELECT count(*) FROM session_message WHERE session_id = ?").pluck()
+			: undefined;
 	}
 
 	/** Opens a copy of the database at `path`; SkipError when it is not an opencode database xcsh can read. */
@@ -214,6 +222,11 @@ export class OpencodeDatabase {
 			}
 			messages.push({ info: { id: messageId, sessionID: id, ...data }, parts: parts.get(messageId) ?? [] });
 		}
+		const newer = messageRows.length === 0 ? Number(this.#newerMessages?.get(id) ?? 0) : 0;
+		if (newer > 0)
+			throw new SkipError(
+				`its ${newer} message(s) are in the session_message table of a newer opencode, which xcsh does not read yet`,
+			);
 		const columns: Json = {};
 		for (const name of this.#sessionColumns)
 			if (!MAPPED.has(name) && row[name] !== null && row[name] !== undefined) columns[name] = row[name];

@@ -287,6 +287,16 @@ describe("importing opencode's SQLite database (opencode 1.2+)", () => {
 		const provenance = parent.entries[0] as unknown as { data: { source: { unreadableFiles: string[] } } };
 		expect(provenance.data.source.unreadableFiles).toEqual([`${path}: part prt_c0aa0004f000Qa2Ws4Ed6Rf8Tg`]);
 		expect(cli([path]).stdout).toContain(`skipped ${path} session ses_empty: no entries in it\n`);
+		// A newer opencode's message table (not read): said, not taken for an empty session.
+		db.exec(
+			"CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)",
+		);
+		db.exec(
+			"INSERT INTO session_message VALUES ('m1', 'ses_empty', 'user', 1, 1, '{}'), ('m2', 'ses_empty', 'assistant', 2, 2, '{}')",
+		);
+		expect(cli([path]).stdout).toContain(
+			`skipped ${path} session ses_empty: its 2 message(s) are in the session_message table of a newer opencode, which xcsh does not read yet\n`,
+		);
 	});
 
 	it("sessions imported from the storage tree before opencode moved them into its database are not imported twice", () => {
