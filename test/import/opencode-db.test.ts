@@ -299,6 +299,27 @@ describe("importing opencode's SQLite database (opencode 1.2+)", () => {
 		);
 	});
 
+	it("beside other sources imported on worker threads, the database is read on the main thread, in order", () => {
+		const { data, path } = liveDb();
+		for (const name of ["codex-01-cli-0.58-shell-reasoning.jsonl", "pi-02-v3-small-fixture-provider.jsonl"])
+			cpSync(join(FOREIGN, name), join(data, name));
+		const run = cli([data], { XCSH_IMPORT_THREADS: "2" });
+		expect(run.stderr).toBe("");
+		expect(run.status).toBe(0);
+		expect(
+			run.stdout
+				.trim()
+				.split("\n")
+				.map((line) => line.split(" ").slice(0, 4).join(" ")),
+		).toEqual([
+			`imported ${join(data, "codex-01-cli-0.58-shell-reasoning.jsonl")} (codex) →`,
+			`imported ${path} session ${PARENT}`,
+			`imported ${path} session ${CHILD}`,
+			`imported ${path} session ${OTHER}`,
+			`imported ${join(data, "pi-02-v3-small-fixture-provider.jsonl")} (pi) →`,
+		]);
+	});
+
 	it("sessions imported from the storage tree before opencode moved them into its database are not imported twice", () => {
 		const storage = join(FOREIGN, "opencode", "storage");
 		const first = cli([storage]);
