@@ -26,7 +26,9 @@ const CWD_NOTE: Record<string, string> = {
 
 /** One line per source file: what was done, where it went, or why it was skipped. */
 export function describeResult(result: ImportResult, dryRun: boolean): string {
-	const source = safeLine(result.source);
+	// A session of a database is named inside it.
+	const within = result.sourceSession === undefined ? "" : ` session ${safeLine(result.sourceSession)}`;
+	const source = `${safeLine(result.source)}${within}`;
 	if (result.status === "skipped") return `skipped ${source}: ${safeLine(result.reason)}`;
 	const where = `${safeLine(result.sessionFile)}, project ${safeLine(result.cwd)}${CWD_NOTE[result.cwdFrom]}`;
 	const torn =

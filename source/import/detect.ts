@@ -5,7 +5,7 @@ import { parseCodex } from "./codex.js";
 import { parseGemini } from "./gemini.js";
 import { type ImportPlan, type ParseOptions, SkipError, type SourceTool } from "./import-plan.js";
 import { parseOpencode } from "./opencode.js";
-import { isStorageRoot, isStorageSessionFile, storageSessionFiles } from "./opencode-storage.js";
+import { isOpencodeDatabase, isStorageRoot, isStorageSessionFile, storageSessionFiles } from "./opencode-storage.js";
 import { parsePi } from "./pi.js";
 import { isRecord } from "./source-lines.js";
 
@@ -73,14 +73,14 @@ function looksLikeSession(name: string): boolean {
 		name.endsWith(".jsonl") ||
 		(name.startsWith("session-") && name.endsWith(".json")) ||
 		isStorageSessionFile(name) ||
-		name === "opencode.db"
+		isOpencodeDatabase(name)
 	);
 }
 
 /**
  * Session files under a path: the file itself, or every `.jsonl`, Gemini `session-*.json`, opencode
  * session file (`ses_*.json`; a storage root's `message/` and `part/` trees are read per session,
- * never walked) and opencode database (skipped, saying why) below a directory.
+ * never walked) and opencode database (`opencode.db`, `opencode-<channel>.db`) below a directory.
  */
 export function sourceFiles(path: string): string[] {
 	const stat = statSync(path);

@@ -2,10 +2,11 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
-import { type CwdOrigin, SkipError, type SourceTool, skipReason } from "./import-plan.js";
+import { type CwdOrigin, type ImportPlan, SkipError, type SourceTool, skipReason } from "./import-plan.js";
 import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-pool.js";
 import { readImportRecord } from "./import-record.js";
-import { isOpencodeDatabase, OPENCODE_SQLITE } from "./opencode-storage.js";
+import { planOpencode } from "./opencode.js";
+import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
 import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 
@@ -23,8 +24,10 @@ export type ImportResult =
 			cwdFrom: CwdOrigin;
 			/** Lines of the source that could not be read (torn or not JSON), 1-based. */
 			unreadableLines: number[];
+			/** The session's id inside a source that holds many (an opencode database). */
+			sourceSession?: string;
 	  }
-	| { status: "skipped"; source: string; reason: string };
+	| { status: "skipped"; source: string; reason: string; sourceSession?: string };
 
 /** How an import runs. */
 export interface ImportOptions {
@@ -41,35 +44,74 @@ export interface ImportOptions {
 async function importInto(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult> {
 	const source = resolve(path);
 	try {
-		// A database is never read whole as text to find out it is not a session.
-		if (isOpencodeDatabase(source)) throw new SkipError(OPENCODE_SQLITE);
+		// A database is never read whole as text (importDatabase reads it).
+		if (isDatabaseSource(source)) throw new SkipError(DATABASE_ALONE);
 		const text = readSourceText(source);
 		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
-		if (plan.items.length === 0) throw new SkipError("no entries in it");
-		let outcome: Awaited<ReturnType<typeof writePlan>>;
-		try {
-			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
-		} catch (error) {
-			if (!(error instanceof BatchPending)) throw error;
-			// The same source twice in one run: the first one's record is written, then this is compared to it.
-			await batch.finish();
-			outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
-		}
-		return {
-			status: outcome.kind,
-			source,
-			tool: plan.tool,
-			sourceId: plan.sourceId,
-			sessionFile: outcome.sessionFile,
-			...(outcome.kind === "reimported" ? { previousSessionFile: outcome.previousSessionFile } : {}),
-			entries: outcome.entries,
-			cwd: plan.cwd,
-			cwdFrom: plan.cwdOrigin,
-			unreadableLines: [...plan.badLines],
-		};
+		return await importPlan(plan, source, options, batch);
 	} catch (error) {
 		return { status: "skipped", source, reason: skipReason(error) };
 	}
+}
+
+/** Said by `importFile` of an opencode database (`importPaths` imports every session in it). */
+export const DATABASE_ALONE = "an opencode database holds many sessions: import it with the others (importPaths)";
+
+/** Imports every session of an opencode database through `batch`, oldest first (a parent before its subagents). */
+async function importDatabase(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult[]> {
+	const source = resolve(path);
+	let db: OpencodeDatabase;
+	try {
+		db = OpencodeDatabase.open(source);
+	} catch (error) {
+		return [{ status: "skipped", source, reason: skipReason(error) }];
+	}
+	const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
+	const results: ImportResult[] = [];
+	try {
+		for (const id of db.sessionIds()) {
+			try {
+				const plan = planOpencode(db.readSession(id), source, parseOptions);
+				results.push({ ...(await importPlan(plan, source, options, batch)), sourceSession: id });
+			} catch (error) {
+				results.push({ status: "skipped", source, sourceSession: id, reason: skipReason(error) });
+			}
+		}
+	} finally {
+		db.close();
+	}
+	return results;
+}
+
+/** Writes one source session's plan through `batch`; throws when it cannot be imported. */
+async function importPlan(
+	plan: ImportPlan,
+	source: string,
+	options: ImportOptions,
+	batch: ImportBatch,
+): Promise<Exclude<ImportResult, { status: "skipped" }>> {
+	if (plan.items.length === 0) throw new SkipError("no entries in it");
+	let outcome: Awaited<ReturnType<typeof writePlan>>;
+	try {
+		outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+	} catch (error) {
+		if (!(error instanceof BatchPending)) throw error;
+		// The same source twice in one run: the first one's record is written, then this is compared to it.
+		await batch.finish();
+		outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
+	}
+	return {
+		status: outcome.kind,
+		source,
+		tool: plan.tool,
+		sourceId: plan.sourceId,
+		sessionFile: outcome.sessionFile,
+		...(outcome.kind === "reimported" ? { previousSessionFile: outcome.previousSessionFile } : {}),
+		entries: outcome.entries,
+		cwd: plan.cwd,
+		cwdFrom: plan.cwdOrigin,
+		unreadableLines: [...plan.badLines],
+	};
 }
 
 /** Finishes the batch; a result whose session could not be written becomes a `skipped` one. */
@@ -79,7 +121,9 @@ async function settle(results: ImportResult[], batch: ImportBatch): Promise<Impo
 	return results.map((result) => {
 		if (result.status !== "imported" && result.status !== "reimported") return result;
 		const failure = failures.get(result.sessionFile);
-		return failure ? { status: "skipped", source: result.source, reason: skipReason(failure) } : result;
+		if (!failure) return result;
+		const { source, sourceSession } = result;
+		return { status: "skipped", source, ...(sourceSession ? { sourceSession } : {}), reason: skipReason(failure) };
 	});
 }
 
@@ -98,13 +142,14 @@ const READ_AHEAD_BYTES = 128 << 20;
 /** The answer that leaves a source to the main thread. */
 const MAIN: BuildReply = { id: -1, kind: "main" };
 
-type Source = { path: string; size: number } | { skipped: ImportResult };
+type Source = { path: string; size: number; database: boolean } | { skipped: ImportResult };
 
 function sourcesOf(paths: readonly string[]): Source[] {
 	const sources: Source[] = [];
 	for (const path of paths) {
 		try {
-			for (const file of sourceFiles(resolve(path))) sources.push({ path: file, size: sizeOf(file) });
+			for (const file of sourceFiles(resolve(path)))
+				sources.push({ path: file, size: sizeOf(file), database: isDatabaseSource(file) });
 		} catch (error) {
 			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: skipReason(error) } });
 		}
@@ -181,7 +226,7 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 		/** Hands source `i` to a worker unless it is not a file or already asked; false once the bytes ahead are full. */
 		const ask = (i: number): boolean => {
 			const source = sources[i];
-			if (!pool || !source || !("path" in source) || asked.has(i)) return true;
+			if (!pool || !source || !("path" in source) || source.database || asked.has(i)) return true;
 			// The next source is always asked for; those after it while their bytes fit.
 			if (asked.size > 0 && aheadBytes + source.size > READ_AHEAD_BYTES) return false;
 			aheadBytes += source.size;
@@ -195,6 +240,7 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 			const source = sources[i]!;
 			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) if (!ask(ahead)) break;
 			if ("skipped" in source) results.push(source.skipped);
+			else if (source.database) results.push(...(await importDatabase(source.path, options, batch)));
 			else if (!pool) results.push(await importInto(source.path, options, batch));
 			else results.push(await settleReply(await (asked.get(i) ?? MAIN), source.path, options, batch));
 			if (asked.delete(i) && "size" in source) aheadBytes -= source.size;

@@ -12,9 +12,8 @@ import { isRecord } from "./source-lines.js";
  * one JSON file (`{info, messages: [{info, parts}]}`).
  */
 
-/** Printed for an opencode SQLite database: xcsh reads opencode's exports and its older storage tree. */
-export const OPENCODE_SQLITE =
-	"opencode 1.2 and later keep sessions in a SQLite database (opencode.db), which xcsh does not read; export each session with `opencode export <sessionID> > session.json` and import that file";
+/** Said of an SQLite file that reached a text parser (a database is read by its path, never as text). */
+export const OPENCODE_DB_AS_TEXT = "an SQLite database, not an opencode export or session file";
 
 type Json = Record<string, unknown>;
 
@@ -28,9 +27,12 @@ export interface OpencodeSession {
 	readonly unreadable: string[];
 }
 
-/** True for opencode's SQLite database, by name or by its first bytes. */
+/** The first bytes of every SQLite database file. */
+export const SQLITE_HEADER = "SQLite format 3\u0000";
+
+/** True for opencode's SQLite database, by name (`opencode.db`, `opencode-<channel>.db`) or by its first bytes. */
 export function isOpencodeDatabase(path: string, text?: string): boolean {
-	return basename(path) === "opencode.db" || (text?.startsWith("SQLite format 3\u0000") ?? false);
+	return /^opencode(?:-[\w.-]+)?\.db$/.test(basename(path)) || (text?.startsWith(SQLITE_HEADER) ?? false);
 }
 
 function isDir(path: string): boolean {
@@ -101,7 +103,11 @@ export function readStorageSession(sessionFile: string, info: Json): OpencodeSes
 	if (typeof info.id !== "string") throw new SkipError("an opencode session file without an id");
 	const messagesDir = join(root, "message", info.id);
 	if (!existsSync(messagesDir)) {
-		if (existsSync(join(root, "..", "opencode.db"))) throw new SkipError(OPENCODE_SQLITE);
+		const db = join(root, "..", "opencode.db");
+		if (existsSync(db))
+			throw new SkipError(
+				`no messages of this opencode session in its storage tree: opencode 1.2 moved them into ${db}, import that`,
+			);
 		throw new SkipError(`no messages of this opencode session under ${join(root, "message")}`);
 	}
 	const unreadable: string[] = [];

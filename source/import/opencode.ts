@@ -16,12 +16,18 @@ import {
 	SkipError,
 } from "./import-plan.js";
 import { assistantOf, toolResultOf, userOf, withModelChanges } from "./message-build.js";
-import { isOpencodeDatabase, OPENCODE_SQLITE, type OpencodeSession, readStorageSession } from "./opencode-storage.js";
+import {
+	isOpencodeDatabase,
+	OPENCODE_DB_AS_TEXT,
+	type OpencodeSession,
+	readStorageSession,
+} from "./opencode-storage.js";
 import { isoTime, isRecord, str } from "./source-lines.js";
 
 /*
- * opencode sessions, from `opencode export` (one JSON object) or from a session file of its older
- * storage tree. A message is its info plus parts: a user message's text and file parts are its
+ * opencode sessions, from `opencode export` (one JSON object), from a session file of its older
+ * storage tree, or from its SQLite database (read by opencode-db.ts): all three hold the same
+ * session info, message infos and parts. A message is its info plus parts: a user message's text and file parts are its
  * content (synthetic text is context opencode injected: sent, not shown); an assistant message's
  * reasoning, text and tool parts are split into pi messages so each tool call's result (the
  * tool part's state) follows the assistant message that made it. A summary message is a
@@ -231,7 +237,8 @@ function resultContent(state: Json): (TextContent | ImageContent)[] {
 
 /** Reads an opencode export, or a session file of the storage tree (its messages read beside it). */
 function sessionOf(text: string, sourcePath: string): OpencodeSession {
-	if (isOpencodeDatabase(sourcePath, text)) throw new SkipError(OPENCODE_SQLITE);
+	// A database is read by its own reader (opencode-db.ts), never as text.
+	if (isOpencodeDatabase(sourcePath, text)) throw new SkipError(OPENCODE_DB_AS_TEXT);
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -253,7 +260,11 @@ function sessionOf(text: string, sourcePath: string): OpencodeSession {
 
 /** Reads an opencode session (export or storage tree) into a plan. */
 export function parseOpencode(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	const session = sessionOf(text, sourcePath);
+	return planOpencode(sessionOf(text, sourcePath), sourcePath, options);
+}
+
+/** Maps an opencode session, however it was stored (export, storage tree, database), into a plan. */
+export function planOpencode(session: OpencodeSession, sourcePath: string, options: ParseOptions): ImportPlan {
 	const info = session.info;
 	if (typeof info.id !== "string") throw new SkipError("an opencode session without an id");
 	const created = isRecord(info.time) ? info.time.created : undefined;

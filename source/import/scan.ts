@@ -1,7 +1,8 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { SourceTool } from "./import-plan.js";
+import { isOpencodeDatabase } from "./opencode-storage.js";
 
 /** A place another agent keeps its sessions. */
 export interface SourceHome {
@@ -17,9 +18,20 @@ export function sourceHomes(home: string = homedir()): SourceHome[] {
 		{ tool: "codex", path: join(home, ".codex", "sessions") },
 		{ tool: "gemini", path: join(home, ".gemini", "tmp") },
 		{ tool: "opencode", path: join(dataHome, "opencode", "storage") },
-		// opencode 1.2+: one SQLite database (listed, so the scan can say how to import from it)
-		{ tool: "opencode", path: join(dataHome, "opencode", "opencode.db") },
+		// opencode 1.2+: one SQLite database (`opencode-<channel>.db` for a channel build)
+		...opencodeDatabases(join(dataHome, "opencode")).map((path) => ({ tool: "opencode" as const, path })),
 		{ tool: "pi", path: join(home, ".pi", "agent", "sessions") },
 	];
 	return candidates.filter((candidate) => existsSync(candidate.path));
+}
+
+function opencodeDatabases(dir: string): string[] {
+	try {
+		return readdirSync(dir)
+			.filter((name) => isOpencodeDatabase(name))
+			.sort((a, b) => (a === "opencode.db" ? -1 : b === "opencode.db" ? 1 : a.localeCompare(b)))
+			.map((name) => join(dir, name));
+	} catch {
+		return [];
+	}
 }

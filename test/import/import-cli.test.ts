@@ -199,7 +199,7 @@ describe("xcsh import (the built CLI)", () => {
 		expect(run.stdout).toContain(`Run xcsh import ${join(home, ".claude", "projects")} to import them.`);
 	});
 
-	it("--scan finds opencode's storage tree, and says how to import from its SQLite database", () => {
+	it("--scan finds opencode's storage tree and its database (here not a readable one)", () => {
 		const home = join(temp.root, "home");
 		const data = join(home, "data", "opencode");
 		cpSync(join(FOREIGN, "opencode", "storage"), join(data, "storage"), { recursive: true });
@@ -229,7 +229,7 @@ describe("xcsh import (the built CLI)", () => {
 			),
 		]);
 		expect(lines).toContain(
-			`skipped ${join(data, "opencode.db")}: opencode 1.2 and later keep sessions in a SQLite database (opencode.db), which xcsh does not read; export each session with \`opencode export <sessionID> > session.json\` and import that file`,
+			`skipped ${join(data, "opencode.db")}: not a readable SQLite database (file is not a database)`,
 		);
 		expect(existsSync(join(temp.agentDir, "sessions"))).toBe(false);
 	});

@@ -2,7 +2,8 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { describe, expect, it } from "vitest";
-import { importFile, importPaths } from "../../source/import/import-run.js";
+import { parseSource } from "../../source/import/detect.js";
+import { DATABASE_ALONE, importFile, importPaths } from "../../source/import/import-run.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { StoredEntry } from "../../source/session/types.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -16,8 +17,6 @@ const SESSIONS = join(STORAGE, "session", "4b0ea68d7af9a6031a7ffda7ad66e0cb83315
 const PARENT = join(SESSIONS, "ses_4f29e0b1affeLk2Mn4Bv6Cx8Za.json");
 const CHILD = join(SESSIONS, "ses_4f29df77cffeRt5Yh7Uj9Ik1Ol.json");
 const options = { from: "auto" as const, dryRun: false, cwd: "/projects/fallback", cwdGiven: false };
-const SQLITE =
-	"opencode 1.2 and later keep sessions in a SQLite database (opencode.db), which xcsh does not read; export each session with `opencode export <sessionID> > session.json` and import that file";
 
 function kept(entries: StoredEntry[]): string[] {
 	return entries
@@ -174,11 +173,17 @@ describe("importing opencode sessions", () => {
 		expect(transcript(grown.context)).toEqual(transcript((await importAndOpen(EXPORT)).context));
 	});
 
-	it("opencode's SQLite database is skipped with one line saying how to import from it", async () => {
+	it("a database is left to importPaths, never read as text; a storage tree whose messages moved into it names it", async () => {
 		const db = join(temp.root, "opencode.db");
 		writeFileSync(db, "SQLite format 3\u0000");
-		expect(await importFile(db, options)).toEqual({ status: "skipped", source: db, reason: SQLITE });
-		// A storage tree whose messages moved into the database says the same.
+		expect(await importFile(db, options)).toEqual({ status: "skipped", source: db, reason: DATABASE_ALONE });
+		// By its first bytes, whatever its name.
+		const renamed = join(temp.root, "backup.sqlite");
+		writeFileSync(renamed, "SQLite format 3\u0000");
+		expect(await importFile(renamed, { ...options, from: "opencode" })).toMatchObject({ reason: DATABASE_ALONE });
+		expect(() =>
+			parseSource("SQLite format 3\u0000", renamed, "opencode", { fallbackCwd: "/p", cwdGiven: false }),
+		).toThrow("an SQLite database, not an opencode export or session file");
 		const data = join(temp.root, "data");
 		mkdirSync(data);
 		cpSync(STORAGE, join(data, "storage"), { recursive: true });
@@ -191,11 +196,9 @@ describe("importing opencode sessions", () => {
 			"4b0ea68d7af9a6031a7ffda7ad66e0cb83315750",
 			"ses_4f29e0b1affeLk2Mn4Bv6Cx8Za.json",
 		);
-		expect(await importFile(moved, options)).toMatchObject({ status: "skipped", reason: SQLITE });
-		expect(await importFile(moved, { ...options, from: "opencode" })).toMatchObject({
-			status: "skipped",
-			reason: SQLITE,
-		});
+		const reason = `no messages of this opencode session in its storage tree: opencode 1.2 moved them into ${join(data, "storage", "..", "opencode.db")}, import that`;
+		expect(await importFile(moved, options)).toMatchObject({ status: "skipped", reason });
+		expect(await importFile(moved, { ...options, from: "opencode" })).toMatchObject({ status: "skipped", reason });
 	});
 
 	it("other files given as opencode's are skipped with their reasons", async () => {
