@@ -17,19 +17,28 @@ export class EntryTable {
 		this.slots = slots;
 		this.#parents = new Int32Array(Math.max(16, slots.length + (slots.length >> 2)));
 		const unknown: number[] = [];
+		// Skeletons remember what is worked out here: caching them again (after a first open, an
+		// append) needs no id map, and a warm open finds every parent already known.
 		for (let i = 0; i < slots.length; i++) {
 			const slot = slots[i]!;
-			const cached = isLazy(slot) ? slot.parentAt : UNKNOWN_PARENT;
-			if (cached !== UNKNOWN_PARENT) this.#parents[i] = cached;
-			else if (slot.parentId === null) this.#parents[i] = NO_POSITION;
+			const lazy = isLazy(slot);
+			const cached = lazy ? slot.parentAt : UNKNOWN_PARENT;
+			if (cached !== UNKNOWN_PARENT) {
+				this.#parents[i] = cached;
+				continue;
+			}
+			if (slot.parentId === null) this.#parents[i] = NO_POSITION;
 			// Most entries follow their parent: no lookup needed for those.
 			else if (i > 0 && slots[i - 1]!.id === slot.parentId) this.#parents[i] = i - 1;
-			else unknown.push(i);
+			else {
+				unknown.push(i);
+				continue;
+			}
+			if (lazy) slot.parentAt = this.#parents[i]!;
 		}
-		for (const i of unknown) this.#parents[i] = this.position(slots[i]!.parentId!) ?? NO_POSITION;
-		// Skeletons remember it: caching them again (after a first open, an append) needs no id map.
-		for (let i = 0; i < slots.length; i++) {
+		for (const i of unknown) {
 			const slot = slots[i]!;
+			this.#parents[i] = this.position(slot.parentId!) ?? NO_POSITION;
 			if (isLazy(slot)) slot.parentAt = this.#parents[i]!;
 		}
 	}

@@ -87,6 +87,11 @@ export class LazyEntry {
 /** An entry as the session holds it: in memory, or a skeleton whose body is on disk. */
 export type EntrySlot = StoredEntry | LazyEntry;
 
+/** True when the slot's id is `id` (a skeleton's id string is not made for it). */
+export function hasId(slot: EntrySlot, id: string): boolean {
+	return slot instanceof LazyEntry ? slot.columns.hasId(slot.row, id) : slot.id === id;
+}
+
 /** True for a skeleton (its body pinned or on disk) rather than an entry held only in memory. */
 export function isLazy(slot: object): slot is LazyEntry {
 	return slot instanceof LazyEntry;

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
-import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
+import { type EntrySlot, hasId, isLazy, residentEntry } from "./lazy-entry.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./messages.js";
 import {
 	type CompactionEntry,
@@ -106,7 +106,15 @@ export function contextRange(
 	const compaction = latestCompactionIndex(path);
 	if (compaction < 0) return { compaction, from: 0 };
 	const firstKept = (body(path[compaction]!) as CompactionEntry).firstKeptEntryId;
-	const kept = path.findIndex((slot, i) => i < compaction && slot.id === firstKept);
+	// Backwards from the compaction: what it keeps is just before it, and a path can be half a
+	// million entries long (ids are unique, so the first match either way is the same entry).
+	let kept = -1;
+	for (let i = compaction - 1; i >= 0; i--) {
+		if (hasId(path[i]!, firstKept)) {
+			kept = i;
+			break;
+		}
+	}
 	return { compaction, from: kept >= 0 ? kept : compaction };
 }
 

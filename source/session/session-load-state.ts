@@ -4,7 +4,7 @@ import { migrateSessionEntries } from "./migrations.js";
 import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead, SessionSkeletonRead } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";
-import type { FileEntry, JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
+import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** What loading the current file found, for callers that want to tell the person. */
 export interface SessionLoadReport {
@@ -46,8 +46,10 @@ export async function loadState(
 	if ("header" in read) {
 		const lazy = read.entries.some(isLazy);
 		// Skeletons are only made of v3 files, which need no migration.
-		const all: (FileEntry | EntrySlot)[] = [read.header, ...read.entries];
-		if (!lazy) return loadState(path, { ...read, entries: all as FileEntry[] }, storage);
+		if (!lazy) {
+			const all = [read.header, ...(read.entries as StoredEntry[])];
+			return loadState(path, { ...read, entries: all }, storage);
+		}
 		const resident: StoredEntry[] = [];
 		for (const slot of read.entries) {
 			const entry = residentEntry(slot);

@@ -216,6 +216,11 @@ export class SkeletonColumns {
 		return this.#ids.get(at);
 	}
 
+	/** True when row `at`'s id is `id` (its string is not made). */
+	hasId(at: number, id: string): boolean {
+		return this.#ids.is(at, id);
+	}
+
 	parentId(at: number): string | null {
 		const parent = this.#parentRows[at]!;
 		if (parent >= 0) return this.#ids.get(parent);
