@@ -21,6 +21,8 @@ export interface SummaryTreeNode {
 /** How a tree built by `buildSummaryTree` finds an entry's position (undefined: not in it). */
 export type PositionOf = (id: string) => number | undefined;
 
+const tableKinds = new WeakMap<EntryTable, Uint8Array>();
+
 /**
  * The tree of a session's entry table by positions: children as one array of positions per parent
  * (two passes over the parent column), kinds from the skeleton, and a node object only for the
@@ -103,13 +105,17 @@ class TableTreeModel implements TreeModel {
 
 	kindCodes(): Uint8Array {
 		if (this.#kindCodes) return this.#kindCodes;
-		const { slots } = this.#table;
+		// An entry's kind never changes and a table only grows: codes found for an earlier edition are kept.
+		const known = tableKinds.get(this.#table);
 		const codes = new Uint8Array(this.size);
+		const from = known ? Math.min(known.length, this.size) : 0;
+		if (known) codes.set(known.subarray(0, from));
+		const { slots } = this.#table;
 		// Skeletons' kinds straight from their columns (one translation per columns object).
 		let columns: SkeletonColumns | undefined;
 		let column: Uint8Array = new Uint8Array(0);
 		let translated: number[] = [];
-		for (let p = 0; p < codes.length; p++) {
+		for (let p = from; p < codes.length; p++) {
 			const slot = slots[p]!;
 			if (slot instanceof LazyEntry && !slot.pinned) {
 				if (slot.columns !== columns) {
@@ -126,6 +132,7 @@ class TableTreeModel implements TreeModel {
 			}
 			codes[p] = kindCode(this.kind(p));
 		}
+		tableKinds.set(this.#table, codes);
 		this.#kindCodes = codes;
 		return codes;
 	}
