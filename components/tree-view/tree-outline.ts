@@ -1,5 +1,5 @@
 import { passesFilter, type TreeFilter } from "../../source/session/entry-summary.js";
-import { TREE_ROW_KINDS, type TreeModel } from "../../source/session/tree-model.js";
+import { TREE_ROW_KINDS, type TreeModel } from "../../source/session/summary-tree.js";
 import type { FlattenOptions, TreeRow, TreeRowKind } from "./tree-rows.js";
 
 // Bits of a display row's flags.

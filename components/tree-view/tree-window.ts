@@ -1,5 +1,5 @@
 import { passesFilter, type TreeFilter } from "../../source/session/entry-summary.js";
-import { TREE_ROW_KINDS, type TreeModel } from "../../source/session/tree-model.js";
+import { TREE_ROW_KINDS, type TreeModel } from "../../source/session/summary-tree.js";
 import { LEAF, makeRow, ON_PATH, SIDE, STANDS_FOR_LEAF, type TreeRows } from "./tree-outline.js";
 import type { TreeRow } from "./tree-rows.js";
 

@@ -4,7 +4,7 @@ import { type EntrySlot, isLazy, LazyEntry, residentEntry, type SkeletonColumns 
 import { kindCode, modelOfNodes, type TreeModel } from "./tree-model.js";
 import type { StoredEntry } from "./types.js";
 
-export type { TreeModel } from "./tree-model.js";
+export { TREE_ROW_KINDS, type TreeModel } from "./tree-model.js";
 
 /**
  * A node of the tree as `/tree` draws it: the entry's kind at once, its one-line text when first
