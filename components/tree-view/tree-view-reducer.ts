@@ -1,11 +1,14 @@
 import type { KeyAction } from "../../controllers/keymap.js";
 import type { CodeCheck } from "../../source/checkpoints/session-rewind.js";
 import { nextFilter, type TreeFilter } from "../../source/session/entry-summary.js";
-import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
+import { type SummaryTreeNode, treeModelOf } from "../../source/session/summary-tree.js";
 import { cleanTyped, editFilter, listMoveFor } from "../list/list-keys.js";
-import { initialListState, type ListState, listReducer } from "../list/list-state.js";
+import { initialListState, listReducer } from "../list/list-state.js";
+import { initialTreeList, selectedRow, type TreeListState, treeListReducer } from "./tree-list.js";
+import { TreeOutline, type TreeRows } from "./tree-outline.js";
 import { codeChecked, decide, restoreChoiceKey } from "./tree-restore-choice.js";
-import { flattenTree, initialRowIndex, type TreeRow } from "./tree-rows.js";
+import type { FlattenOptions } from "./tree-rows.js";
+import { WindowedOutline } from "./tree-window.js";
 
 /**
  * What the keys currently drive: the list, the wait for the files' comparison, the restore
@@ -55,7 +58,7 @@ export interface TreeViewState {
 	 * The rows (derived from tree, leaf, filter, search and folds; only recomputed when one of them
 	 * changes), the selection and the window, as tall as the view leaves for rows.
 	 */
-	readonly list: ListState<TreeRow>;
+	readonly list: TreeListState;
 	readonly mode: TreeViewMode;
 	/** Focused entry of `SUMMARY_CHOICES` or `RESTORE_CHOICES`. */
 	readonly choice: number;
@@ -93,7 +96,7 @@ export function windowHeight(height: number): number {
 }
 
 /** The state with `list`; the same object when the list did not change. */
-function withList(state: TreeViewState, list: ListState<TreeRow>): TreeViewState {
+function withList(state: TreeViewState, list: TreeListState): TreeViewState {
 	return list === state.list ? state : { ...state, list };
 }
 
@@ -102,15 +105,26 @@ type RowInputs = Partial<Pick<TreeViewState, "tree" | "leafId" | "filter" | "sea
 /** Re-flattens after a change of the row inputs; the selection follows its entry when it is still shown. */
 function withRows(state: TreeViewState, changes: RowInputs): TreeViewState {
 	const next = { ...state, ...changes };
-	const rows = flattenTree(next.tree, {
+	const rows = treeRows(next.tree, {
 		leafId: next.leafId,
 		filter: next.filter,
 		search: next.search,
 		folded: next.folded,
 	});
 	// The selection follows its entry; when that is hidden, back to the leaf (if its path shows).
-	const fallback = rows.some((row) => row.onActivePath) ? initialRowIndex(rows) : state.list.selected;
-	return { ...next, list: listReducer(state.list, { type: "reload", items: rows, keyOf: (row) => row.id, fallback }) };
+	const fallback = rows.showsPath ? rows.initialIndex : state.list.selected;
+	return { ...next, list: treeListReducer(state.list, { type: "reload", rows, fallback }) };
+}
+
+/**
+ * The rows of `tree` as `options` show them: laid out around what is drawn, unless a search (which
+ * reads every text) or a fold asks for the whole layout.
+ */
+export function treeRows(tree: readonly SummaryTreeNode[], options: FlattenOptions): TreeRows {
+	const model = treeModelOf(tree);
+	const whole = (options.search ?? "").trim() !== "" || (options.folded?.size ?? 0) > 0;
+	const windowed = whole ? undefined : WindowedOutline.create(model, options.filter ?? "default", options.leafId);
+	return windowed ?? new TreeOutline(model, options);
 }
 
 /** What a tree view opens with: its source, and optionally the entry to put the selection on. */
@@ -121,15 +135,15 @@ export interface TreeViewInit extends TreeViewSource {
 }
 
 /** Where the selection starts: on `selectedId` (under the "all" filter if the default one hides it), else the leaf. */
-function initialSelection(source: TreeViewInit): { filter: TreeFilter; rows: TreeRow[]; selected: number } {
-	const rows = flattenTree(source.tree, { leafId: source.leafId });
-	const fallback = { filter: "default" as const, rows, selected: initialRowIndex(rows) };
+function initialSelection(source: TreeViewInit): { filter: TreeFilter; rows: TreeRows; selected: number } {
+	const rows = treeRows(source.tree, { leafId: source.leafId });
+	const fallback = { filter: "default" as const, rows, selected: rows.initialIndex };
 	const id = source.selectedId;
 	if (id === undefined) return fallback;
-	const index = rows.findIndex((row) => row.id === id);
+	const index = rows.indexOfId(id);
 	if (index >= 0) return { ...fallback, selected: index };
-	const all = flattenTree(source.tree, { leafId: source.leafId, filter: "all" });
-	const inAll = all.findIndex((row) => row.id === id);
+	const all = treeRows(source.tree, { leafId: source.leafId, filter: "all" });
+	const inAll = all.indexOfId(id);
 	return inAll >= 0 ? { filter: "all", rows: all, selected: inAll } : fallback;
 }
 
@@ -142,7 +156,7 @@ export function initTreeViewState(source: TreeViewInit): TreeViewState {
 		filter,
 		search: "",
 		folded: new Set(),
-		list: initialListState(rows, windowHeight(source.height), selected),
+		list: initialTreeList(rows, windowHeight(source.height), selected),
 		mode: "browse",
 		choice: 0,
 		checksCode: source.checksCode ?? false,
@@ -160,7 +174,7 @@ function dropLastChar(text: string): string {
 }
 
 function toggleFold(state: TreeViewState, fold: boolean): TreeViewState {
-	const row = state.list.items[state.list.selected];
+	const row = selectedRow(state.list);
 	if (!row || (fold ? !row.hasChildren || row.folded : !row.folded)) return state;
 	const folded = new Set(state.folded);
 	if (fold) folded.add(row.id);
@@ -169,7 +183,7 @@ function toggleFold(state: TreeViewState, fold: boolean): TreeViewState {
 }
 
 function submitRow(state: TreeViewState): TreeViewState {
-	const row = state.list.items[state.list.selected];
+	const row = selectedRow(state.list);
 	if (!row || row.id === state.leafId) return state;
 	const target = { targetId: row.id, leaving: !row.onActivePath, codeFiles: 0, restoreCode: false };
 	if (state.checksCode)
@@ -181,7 +195,7 @@ function submitRow(state: TreeViewState): TreeViewState {
 
 function browseKey(state: TreeViewState, action: KeyAction | undefined, input: string): TreeViewState {
 	const move = listMoveFor(action);
-	if (move) return withList(state, listReducer(state.list, move));
+	if (move) return withList(state, treeListReducer(state.list, move));
 	switch (action) {
 		case "tab":
 			return withRows(state, { filter: nextFilter(state.filter) });
@@ -200,13 +214,13 @@ function browseKey(state: TreeViewState, action: KeyAction | undefined, input: s
 			return state.search !== "" ? withRows(state, { search: "" }) : state;
 		case "editLabel": {
 			// `l` edits the label only before a search starts; after that it is just a letter.
-			const row = state.list.items[state.list.selected];
+			const row = selectedRow(state.list);
 			if (state.search !== "") return withRows(state, { search: state.search + input });
 			return row ? { ...state, mode: "label", targetId: row.id, text: row.label ?? "" } : state;
 		}
 		case "showDiff": {
 			// `d` likewise: the diff before a search starts, a letter after.
-			const row = state.list.items[state.list.selected];
+			const row = selectedRow(state.list);
 			if (state.search !== "") return withRows(state, { search: state.search + input });
 			return row ? { ...state, outcome: { type: "diff", entryId: row.id } } : state;
 		}
@@ -281,7 +295,7 @@ function textKey(state: TreeViewState, action: KeyAction | undefined, input: str
 function sync(state: TreeViewState, source: TreeViewSource): TreeViewState {
 	const changed = source.tree !== state.tree || source.leafId !== state.leafId;
 	const next = changed ? withRows(state, { tree: source.tree, leafId: source.leafId }) : state;
-	return withList(next, listReducer(next.list, { type: "resize", height: source.height }));
+	return withList(next, treeListReducer(next.list, { type: "resize", height: source.height }));
 }
 
 /** The tree view's state machine: key presses per mode, and props arriving. Pure. */

@@ -159,7 +159,7 @@ export function TreeView(props: TreeViewProps) {
 	});
 	useTreeViewInput(dispatch, isActive);
 	const { search, filter } = state;
-	const rows = state.list.items;
+	const rowCount = state.list.rows.count;
 	const empty = tree.length === 0 ? "No entries" : "No matching entries";
 	return (
 		<Box flexDirection="column" width={width}>
@@ -168,11 +168,11 @@ export function TreeView(props: TreeViewProps) {
 			</Text>
 			{search === "" ? null : (
 				<Text wrap="truncate-end">
-					Search: <Text color="cyan">{safeLine(search)}</Text> ({rows.length} {rows.length === 1 ? "match" : "matches"})
+					Search: <Text color="cyan">{safeLine(search)}</Text> ({rowCount} {rowCount === 1 ? "match" : "matches"})
 				</Text>
 			)}
 			<Text dimColor>{moreMarker("above", list.hiddenAbove)}</Text>
-			{rows.length === 0 ? (
+			{rowCount === 0 ? (
 				<Text dimColor wrap="truncate-end">
 					{empty}
 				</Text>

@@ -1,7 +1,8 @@
 import { type Dispatch, useEffect, useMemo, useReducer, useRef } from "react";
 import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
-import { type ListView, listView } from "../list/list-state.js";
+import type { ListView } from "../list/list-state.js";
 import { treeChromeLines } from "./tree-layout.js";
+import { treeListView } from "./tree-list.js";
 import type { TreeRow } from "./tree-rows.js";
 import {
 	type CodeCheck,
@@ -107,6 +108,6 @@ export function useTreeViewState(options: TreeViewStateOptions): TreeViewStateAp
 		}
 	}, [outcome, onNavigate, onLabel, onCancel, onCheckCode, onRestore, onDiff]);
 
-	const list = useMemo(() => listView(state.list), [state.list]);
+	const list = useMemo(() => treeListView(state.list), [state.list]);
 	return { state, dispatch, list };
 }

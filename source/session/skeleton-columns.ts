@@ -265,6 +265,11 @@ export class SkeletonColumns {
 		return this.#kindNames.name(this.#kinds[at]!) as TreeRowKind | undefined;
 	}
 
+	/** The kind column as it is (code 0: none, else 1 + an index of `names`): `/tree` reads every entry's kind at once. */
+	kindColumn(): { readonly codes: Uint8Array; readonly names: readonly string[] } {
+		return { codes: this.#kinds, names: this.#kindNames.list };
+	}
+
 	usage(at: number): UsageFacts | undefined {
 		const u = 4 * at;
 		const usage = this.#usage;

@@ -1,7 +1,10 @@
 import { type EntrySummary, summarizeEntry, type TreeRowKind } from "./entry-summary.js";
 import { type EntryTable, NO_POSITION } from "./entry-table.js";
-import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, LazyEntry, residentEntry, type SkeletonColumns } from "./lazy-entry.js";
+import { kindCode, modelOfNodes, type TreeModel } from "./tree-model.js";
 import type { StoredEntry } from "./types.js";
+
+export { TREE_ROW_KINDS, type TreeModel } from "./tree-model.js";
 
 /**
  * A node of the tree as `/tree` draws it: the entry's kind at once, its one-line text when first
@@ -15,18 +18,196 @@ export interface SummaryTreeNode {
 	readonly label?: string;
 }
 
+/** How a tree built by `buildSummaryTree` finds an entry's position (undefined: not in it). */
+export type PositionOf = (id: string) => number | undefined;
+
+const tableKinds = new WeakMap<EntryTable, Uint8Array>();
+
+/**
+ * The tree of a session's entry table by positions: children as one array of positions per parent
+ * (two passes over the parent column), kinds from the skeleton, and a node object only for the
+ * entries someone asks about (`/tree` of half a million entries draws a screenful).
+ */
+class TableTreeModel implements TreeModel {
+	readonly size: number;
+	readonly roots: Int32Array;
+	readonly childStart: Int32Array;
+	readonly childList: Int32Array;
+	readonly parents: Int32Array;
+	readonly parentsFirst: boolean;
+	readonly #table: EntryTable;
+	readonly #labels: ReadonlyMap<string, string>;
+	readonly #read: (slot: EntrySlot) => StoredEntry;
+	readonly #positionOf: PositionOf;
+	/** The nodes made so far (a few screenfuls, not one per entry). */
+	readonly #nodes = new Map<number, SummaryNode>();
+	#kindCodes: Uint8Array | undefined;
+
+	constructor(
+		table: EntryTable,
+		labels: ReadonlyMap<string, string>,
+		read: (slot: EntrySlot) => StoredEntry,
+		positionOf: PositionOf,
+	) {
+		this.#table = table;
+		this.#labels = labels;
+		this.#read = read;
+		this.#positionOf = positionOf;
+		const size = table.size;
+		this.size = size;
+		// Children in insertion order: count per parent, then fill each parent's run in position order.
+		const start = new Int32Array(size + 1);
+		const parents = new Int32Array(size);
+		let rootCount = 0;
+		let parentsFirst = true;
+		for (let i = 0; i < size; i++) {
+			const parent = table.parentOf(i);
+			if (parent !== NO_POSITION && parent !== i && parent >= 0 && parent < size) {
+				start[parent + 1]!++;
+				parents[i] = parent;
+				if (parent > i) parentsFirst = false;
+			} else {
+				parents[i] = -1;
+				rootCount++;
+			}
+		}
+		this.parents = parents;
+		this.parentsFirst = parentsFirst;
+		for (let i = 0; i < size; i++) start[i + 1]! += start[i]!;
+		const fill = start.slice(0, size);
+		const list = new Int32Array(size - rootCount);
+		const roots = new Int32Array(rootCount);
+		let r = 0;
+		for (let i = 0; i < size; i++) {
+			const parent = parents[i]!;
+			if (parent >= 0) list[fill[parent]!++] = i;
+			else roots[r++] = i;
+		}
+		this.roots = roots;
+		this.childStart = start;
+		this.childList = list;
+	}
+
+	parentOf(position: number): number {
+		return this.parents[position]!;
+	}
+
+	id(position: number): string {
+		return this.#table.slots[position]!.id;
+	}
+
+	kind(position: number): TreeRowKind {
+		const slot = this.#table.slots[position]!;
+		// A skeleton knows its kind; an entry in memory is summarised (and its text kept for the row).
+		if (isLazy(slot) && !slot.pinned && slot.kind !== undefined) return slot.kind;
+		return this.node(position).kind;
+	}
+
+	kindCodes(): Uint8Array {
+		if (this.#kindCodes) return this.#kindCodes;
+		// An entry's kind never changes and a table only grows: codes found for an earlier edition are kept.
+		const known = tableKinds.get(this.#table);
+		const codes = new Uint8Array(this.size);
+		const from = known ? Math.min(known.length, this.size) : 0;
+		if (known) codes.set(known.subarray(0, from));
+		const { slots } = this.#table;
+		// Skeletons' kinds straight from their columns (one translation per columns object).
+		let columns: SkeletonColumns | undefined;
+		let column: Uint8Array = new Uint8Array(0);
+		let translated: number[] = [];
+		for (let p = from; p < codes.length; p++) {
+			const slot = slots[p]!;
+			if (slot instanceof LazyEntry && !slot.pinned) {
+				if (slot.columns !== columns) {
+					columns = slot.columns;
+					const kinds = columns.kindColumn();
+					column = kinds.codes;
+					translated = kinds.names.map(kindCode);
+				}
+				const code = column[slot.row]!;
+				if (code !== 0) {
+					codes[p] = translated[code - 1]!;
+					continue;
+				}
+			}
+			codes[p] = kindCode(this.kind(p));
+		}
+		tableKinds.set(this.#table, codes);
+		this.#kindCodes = codes;
+		return codes;
+	}
+
+	label(position: number): string | undefined {
+		return this.#labels.size === 0 ? undefined : this.#labels.get(this.id(position));
+	}
+
+	hasLabels(): boolean {
+		return this.#labels.size > 0;
+	}
+
+	text(position: number): string {
+		return this.node(position).text;
+	}
+
+	positionOf(id: string): number | undefined {
+		return this.#positionOf(id);
+	}
+
+	pathTo(id: string | null): readonly number[] {
+		if (id === null) return [];
+		const at = this.#positionOf(id);
+		return at === undefined ? [] : this.#table.pathPositions(at);
+	}
+
+	sameOrder(other: TreeModel): boolean {
+		return other instanceof TableTreeModel && other.#table === this.#table;
+	}
+
+	node(position: number): SummaryNode {
+		let node = this.#nodes.get(position);
+		if (node === undefined) {
+			node = new SummaryNode(this, position, this.#table.slots[position]!, this.#read, this.label(position));
+			this.#nodes.set(position, node);
+		}
+		return node;
+	}
+}
+
+/** A node of a `TableTreeModel`: made when first asked for; its children are made when first read. */
 class SummaryNode implements SummaryTreeNode {
 	readonly id: string;
-	readonly children: SummaryNode[] = [];
-	label?: string;
+	readonly label?: string;
+	readonly #model: TableTreeModel;
+	readonly #position: number;
 	readonly #slot: EntrySlot;
 	readonly #read: (slot: EntrySlot) => StoredEntry;
 	#summary: EntrySummary | undefined;
+	#children: SummaryNode[] | undefined;
 
-	constructor(slot: EntrySlot, read: (slot: EntrySlot) => StoredEntry) {
+	constructor(
+		model: TableTreeModel,
+		position: number,
+		slot: EntrySlot,
+		read: (slot: EntrySlot) => StoredEntry,
+		label: string | undefined,
+	) {
+		this.#model = model;
+		this.#position = position;
 		this.id = slot.id;
 		this.#slot = slot;
 		this.#read = read;
+		if (label !== undefined) this.label = label;
+	}
+
+	get children(): readonly SummaryNode[] {
+		if (this.#children) return this.#children;
+		const model = this.#model;
+		const from = model.childStart[this.#position]!;
+		const to = model.childStart[this.#position + 1]!;
+		const children: SummaryNode[] = new Array(to - from);
+		for (let i = from; i < to; i++) children[i - from] = model.node(model.childList[i]!);
+		this.#children = children;
+		return children;
 	}
 
 	get kind(): TreeRowKind {
@@ -55,22 +236,35 @@ class SummaryNode implements SummaryTreeNode {
 	}
 }
 
-/** How a tree built by `buildSummaryTree` finds an entry's position (undefined: not in it). */
-export type PositionOf = (id: string) => number | undefined;
+const models = new WeakMap<readonly SummaryTreeNode[], TreeModel>();
 
-const pathFinders = new WeakMap<readonly SummaryTreeNode[], (id: string) => SummaryTreeNode[] | undefined>();
+/** The tree by positions: the one a session's tree was built over, else one made from the nodes (kept per tree). */
+export function treeModelOf(roots: readonly SummaryTreeNode[]): TreeModel {
+	let model = models.get(roots);
+	if (!model) {
+		model = modelOfNodes(roots);
+		models.set(roots, model);
+	}
+	return model;
+}
 
 /**
  * The nodes root → `id` of a tree `buildSummaryTree` made, walked over parent positions; undefined
  * for a tree it did not make (a caller then searches the tree) or an id not in it.
  */
 export function summaryPath(roots: readonly SummaryTreeNode[], id: string): SummaryTreeNode[] | undefined {
-	return pathFinders.get(roots)?.(id);
+	const model = models.get(roots);
+	if (!(model instanceof TableTreeModel)) return undefined;
+	const at = model.positionOf(id);
+	if (at === undefined) return undefined;
+	return model.pathTo(id).map((position) => model.node(position));
 }
 
 /**
  * Builds the summary tree over the table's parent positions (no id map: half a million entries are
- * linked in one pass). Entries whose parent is missing become roots; children keep insertion order.
+ * linked in two passes over typed arrays). Entries whose parent is missing become roots; children
+ * keep insertion order. Nodes are made as they are read: `/tree` lays out the positions
+ * (`treeModelOf`) and makes nodes only for what it draws.
  */
 export function buildSummaryTree(
 	table: EntryTable,
@@ -78,25 +272,8 @@ export function buildSummaryTree(
 	read: (slot: EntrySlot) => StoredEntry,
 	positionOf: PositionOf = (id) => table.position(id),
 ): SummaryTreeNode[] {
-	const { slots } = table;
-	const nodes: SummaryNode[] = new Array(slots.length);
-	for (let i = 0; i < slots.length; i++) {
-		const node = new SummaryNode(slots[i]!, read);
-		const label = labels.get(node.id);
-		if (label !== undefined) node.label = label;
-		nodes[i] = node;
-	}
-	const roots: SummaryNode[] = [];
-	for (let i = 0; i < nodes.length; i++) {
-		const parent = table.parentOf(i);
-		if (parent !== NO_POSITION && parent !== i) nodes[parent]!.children.push(nodes[i]!);
-		else roots.push(nodes[i]!);
-	}
-	pathFinders.set(roots, (id) => {
-		const at = positionOf(id);
-		if (at === undefined) return undefined;
-		const path = table.pathPositions(at);
-		return path.map((position) => nodes[position]!);
-	});
+	const model = new TableTreeModel(table, labels, read, positionOf);
+	const roots = Array.from(model.roots, (position) => model.node(position));
+	models.set(roots, model);
 	return roots;
 }

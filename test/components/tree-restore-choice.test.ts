@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { footerLines, treeChromeLines } from "../../components/tree-view/tree-layout.js";
+import { selectedRow } from "../../components/tree-view/tree-list.js";
 import { RESTORE_CHOICES } from "../../components/tree-view/tree-restore-choice.js";
 import {
 	initTreeViewState,
@@ -33,9 +34,8 @@ const key = (action: KeyAction | undefined, input = ""): TreeViewAction => ({ ty
 
 function select(state: TreeViewState, id: string): TreeViewState {
 	let next = treeViewReducer(state, key("home"));
-	for (let i = 0; i < 20 && next.list.items[next.list.selected]?.id !== id; i++)
-		next = treeViewReducer(next, key("down"));
-	expect(next.list.items[next.list.selected]?.id).toBe(id);
+	for (let i = 0; i < 20 && selectedRow(next.list)?.id !== id; i++) next = treeViewReducer(next, key("down"));
+	expect(selectedRow(next.list)?.id).toBe(id);
 	return next;
 }
 
