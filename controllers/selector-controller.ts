@@ -115,6 +115,8 @@ export class SelectorController {
 			const listing = this.#stagedListing(scope === "all" ? "all" : { dir: sessionDir ?? getDefaultSessionDir(cwd) });
 			if (listing) {
 				if (current()) this.#set({ sessions: listing.cached });
+				// The rows are drawn before the refresh starts: its first steps run without a pause.
+				await new Promise((resolve) => setTimeout(resolve, 0));
 				const { sessions, changes } = await listing.refreshed(
 					progressReporter((text) => {
 						if (current()) this.#set({ progress: text });
