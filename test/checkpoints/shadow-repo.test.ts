@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ShadowRepo } from "../../source/checkpoints/shadow-repo.js";
-import { fileChanges } from "../../source/checkpoints/tree-diff.js";
+import { fileChanges, parseFileChanges } from "../../source/checkpoints/tree-diff.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { fingerprint, userGit, writeTree } from "./project-fixture.js";
 
@@ -71,6 +71,32 @@ describe("the shadow repository", () => {
 		writeTree(project, { "a.txt": "changed\n" });
 		await repo.snapshot("s1", "second");
 		expect(fingerprint(join(project, ".git"))).toEqual(before);
+	});
+
+	it("a file replaced by a folder, a deleted file and a diff in the same snapshot: the tree follows the disk", async () => {
+		writeTree(project, { x: "file\n", "gone.txt": "bye\n", "kept.txt": "k\n" });
+		const repo = await ShadowRepo.open(gitDir, project);
+		const first = await repo.snapshot("s1", "first");
+		rmSync(join(project, "x"));
+		rmSync(join(project, "gone.txt"));
+		writeTree(project, { "x/inner.txt": "inner\n" });
+		const second = await repo.snapshot("s1", "second", { diffFrom: first.tree });
+		expect(second.changed).toBe(true);
+		expect(await paths(repo, second.commit)).toEqual(["kept.txt", "x/inner.txt"]);
+		// The diff came from the same process as the snapshot, in fileChanges' form.
+		const changes = await fileChanges(repo, first.tree, second.tree);
+		expect(parseFileChanges(second.diff ?? "")).toEqual(changes);
+		expect(changes.map((c) => [c.path, c.status])).toEqual([
+			["gone.txt", "deleted"],
+			["x", "deleted"],
+			["x/inner.txt", "added"],
+		]);
+		// Nothing changed since: the same snapshot, and an empty diff from its own tree.
+		expect(await repo.snapshot("s1", "third", { diffFrom: second.tree })).toMatchObject({
+			commit: second.commit,
+			changed: false,
+			diff: "",
+		});
 	});
 
 	it("a file that grows over the limit leaves the snapshot instead of keeping its old bytes", async () => {
