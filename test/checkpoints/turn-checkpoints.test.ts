@@ -23,6 +23,18 @@ function checkpoints(session: SessionManager): CheckpointData[] {
 describe("TurnCheckpoints", () => {
 	const temp = useTempAgentDir();
 
+	/** A session in a new project whose first turn recorded its baseline (the store is warm). */
+	async function afterBaseline(name: string) {
+		const project = join(temp.root, name);
+		mkdirSync(project);
+		const session = await sessionIn(project);
+		const hooks = new TurnCheckpoints(session, () => {});
+		await hooks.prepare();
+		await hooks.beforeTurn();
+		await hooks.afterTurn();
+		return { project, session, hooks };
+	}
+
 	it("records a baseline, then a checkpoint only for turns that changed files", async () => {
 		const project = join(temp.root, "project");
 		mkdirSync(project);
@@ -118,13 +130,7 @@ describe("TurnCheckpoints", () => {
 	});
 
 	it("after the baseline, a turn's snapshot before it runs while the model is asked: tools wait for it", async () => {
-		const project = join(temp.root, "overlap");
-		mkdirSync(project);
-		const session = await sessionIn(project);
-		const hooks = new TurnCheckpoints(session, () => {});
-		await hooks.prepare();
-		await hooks.beforeTurn();
-		await hooks.afterTurn();
+		const { project, session, hooks } = await afterBaseline("overlap");
 		const ref = join(checkpointStoreDir(project), "refs", "xcsh", "sessions", session.getSessionId());
 		const baseline = readFileSync(ref, "utf8");
 		// Changed outside xcsh between turns: the next turn's "before" snapshot records it.
@@ -154,13 +160,7 @@ describe("TurnCheckpoints", () => {
 	});
 
 	it("the snapshot after a turn's tools starts when they end (afterTool), so the model's answer overlaps it", async () => {
-		const project = join(temp.root, "after-tools");
-		mkdirSync(project);
-		const session = await sessionIn(project);
-		const hooks = new TurnCheckpoints(session, () => {});
-		await hooks.prepare();
-		await hooks.beforeTurn();
-		await hooks.afterTurn();
+		const { project, session, hooks } = await afterBaseline("after-tools");
 		const ref = join(checkpointStoreDir(project), "refs", "xcsh", "sessions", session.getSessionId());
 		await hooks.beforeTurn();
 		await hooks.beforeTool();
@@ -180,13 +180,7 @@ describe("TurnCheckpoints", () => {
 	});
 
 	it("a tool that starts after the last afterTool (or never reports its end) is in the turn's checkpoint", async () => {
-		const project = join(temp.root, "late-tool");
-		mkdirSync(project);
-		const session = await sessionIn(project);
-		const hooks = new TurnCheckpoints(session, () => {});
-		await hooks.prepare();
-		await hooks.beforeTurn();
-		await hooks.afterTurn();
+		const { project, session, hooks } = await afterBaseline("late-tool");
 		await hooks.beforeTurn();
 		await hooks.beforeTool();
 		writeFileSync(join(project, "a.txt"), "a\n");
