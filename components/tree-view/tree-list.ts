@@ -1,6 +1,6 @@
 import type { ListMove, ListView } from "../list/list-state.js";
 import { listWindow, windowStartFor } from "../list/list-window.js";
-import type { TreeRows } from "./tree-outline.js";
+import { rowsBetween, type TreeRows } from "./tree-outline.js";
 import type { TreeRow } from "./tree-rows.js";
 
 /**
@@ -85,7 +85,7 @@ export function treeListView(state: TreeListState): ListView<TreeRow> {
 		focused: state.rows.rowAt(state.selected),
 		selected: state.selected,
 		windowStart: window.start,
-		visibleItems: state.rows.rows(window.start, window.end),
+		visibleItems: rowsBetween(state.rows, window.start, window.end),
 		hiddenAbove: window.above,
 		hiddenBelow: window.below,
 	};

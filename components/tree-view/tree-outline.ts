@@ -20,14 +20,19 @@ export interface TreeRows {
 	readonly showsPath: boolean;
 	/** The row at `index` (undefined outside); the same object each time. */
 	rowAt(index: number): TreeRow | undefined;
-	/** Rows `start` to `end` (exclusive), clamped. */
-	rows(start: number, end: number): TreeRow[];
 	/** Position (in the model) of the row at `index`. */
 	positionAt(index: number): number | undefined;
 	/** Index of the row of the entry at `position` (-1: not shown). */
 	indexOfPosition(position: number): number;
 	/** Index of the row of entry `id` (-1: not shown). */
 	indexOfId(id: string): number;
+}
+
+/** Rows `start` to `end` (exclusive) of `rows`, clamped. */
+export function rowsBetween(rows: TreeRows, start: number, end: number): TreeRow[] {
+	const between: TreeRow[] = [];
+	for (let i = Math.max(0, start); i < Math.min(end, rows.count); i++) between.push(rows.rowAt(i)!);
+	return between;
 }
 
 /** The row of `position` with its depth, flag bits and number of visible children. */
@@ -128,13 +133,6 @@ export class TreeOutline implements TreeRows {
 			this.#rows.set(index, row);
 		}
 		return row;
-	}
-
-	/** Rows `start` to `end` (exclusive), clamped into the outline. */
-	rows(start: number, end: number): TreeRow[] {
-		const rows: TreeRow[] = [];
-		for (let i = Math.max(0, start); i < Math.min(end, this.count); i++) rows.push(this.rowAt(i)!);
-		return rows;
 	}
 
 	/** Position (in the model) of the row at `index`. */

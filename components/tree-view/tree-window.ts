@@ -83,12 +83,6 @@ export class WindowedOutline implements TreeRows {
 		return row;
 	}
 
-	rows(start: number, end: number): TreeRow[] {
-		const rows: TreeRow[] = [];
-		for (let i = Math.max(0, start); i < Math.min(end, this.count); i++) rows.push(this.rowAt(i)!);
-		return rows;
-	}
-
 	positionAt(index: number): number | undefined {
 		return index >= 0 && index < this.count ? this.#positionAt(index) : undefined;
 	}
