@@ -1,17 +1,18 @@
 import { IdList } from "./id-list.js";
 import type { ColumnData } from "./skeleton-columns.js";
 
-/** The typed columns in file order, with how many values each row has. */
+/** The typed columns in file order, with how many values each row (of all, or of those with usage) has. */
 const TYPED = [
-	["parents", Int32Array, 1],
-	["types", Uint8Array, 1],
-	["times", Float64Array, 1],
-	["offsets", Float64Array, 1],
-	["lengths", Float64Array, 1],
-	["roles", Uint8Array, 1],
-	["models", Uint32Array, 1],
-	["usage", Float64Array, 4],
-	["kinds", Uint8Array, 1],
+	["parents", Int32Array, 1, "rows"],
+	["types", Uint8Array, 1, "rows"],
+	["times", Float64Array, 1, "rows"],
+	["offsets", Float64Array, 1, "rows"],
+	["lengths", Float64Array, 1, "rows"],
+	["roles", Uint8Array, 1, "rows"],
+	["models", Uint32Array, 1, "rows"],
+	["usageRows", Int32Array, 1, "usage"],
+	["usage", Float64Array, 4, "usage"],
+	["kinds", Uint8Array, 1, "rows"],
 ] as const;
 
 type TypedKey = (typeof TYPED)[number][0];
@@ -20,19 +21,24 @@ type Meta = Omit<ColumnData, TypedKey | "oddTimestamps"> & {
 	oddTimestamps: [number, { v?: unknown }][];
 };
 
-/** Bytes before the columns: format, rows, length of the JSON part, padding. */
+/** Bytes before the columns: format, rows, length of the JSON part, rows with usage. */
 const HEAD = 16;
 
 const align8 = (n: number): number => (n + 7) & ~7;
 
-function columnBytes(rows: number): { offsets: number[]; total: number } {
+function columnBytes(rows: number, usageRows: number): { offsets: number[]; total: number } {
 	const offsets: number[] = [];
 	let at = 0;
-	for (const [, Ctor, perRow] of TYPED) {
+	for (const [, Ctor, perRow, of] of TYPED) {
 		offsets.push(at);
-		at += align8(rows * perRow * Ctor.BYTES_PER_ELEMENT);
+		at += align8((of === "rows" ? rows : usageRows) * perRow * Ctor.BYTES_PER_ELEMENT);
 	}
 	return { offsets, total: at };
+}
+
+/** How many values a column holds. */
+function valuesOf(perRow: number, of: "rows" | "usage", rows: number, usageRows: number): number {
+	return (of === "rows" ? rows : usageRows) * perRow;
 }
 
 /**
@@ -42,7 +48,8 @@ function columnBytes(rows: number): { offsets: number[]; total: number } {
  */
 export function encodeColumns(format: number, columns: ColumnData, extra: unknown): Buffer {
 	const rows = columns.types.length;
-	const { offsets, total } = columnBytes(rows);
+	const usageRows = columns.usageRows.length;
+	const { offsets, total } = columnBytes(rows, usageRows);
 	const { oddTimestamps, ids, ...rest } = columns;
 	const meta: Record<string, unknown> = { ...rest, oddTimestamps: oddTimestamps.map(([i, v]) => [i, { v }]) };
 	// One newline-joined string parses far faster than half a million JSON strings, and is kept as it is.
@@ -55,6 +62,7 @@ export function encodeColumns(format: number, columns: ColumnData, extra: unknow
 	out.writeUInt32LE(format, 0);
 	out.writeUInt32LE(rows, 4);
 	out.writeUInt32LE(json.length, 8);
+	out.writeUInt32LE(usageRows, 12);
 	TYPED.forEach(([key], i) => {
 		const array = columns[key];
 		out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), HEAD + offsets[i]!);
@@ -68,7 +76,9 @@ export function decodeColumns(format: number, bytes: Buffer): { columns: ColumnD
 	if (bytes.length < HEAD || bytes.readUInt32LE(0) !== format) return undefined;
 	const rows = bytes.readUInt32LE(4);
 	const jsonLength = bytes.readUInt32LE(8);
-	const { offsets, total } = columnBytes(rows);
+	const usageRows = bytes.readUInt32LE(12);
+	if (usageRows > rows) return undefined;
+	const { offsets, total } = columnBytes(rows, usageRows);
 	if (bytes.length !== HEAD + total + jsonLength) return undefined;
 	let parsed: { meta: Meta; extra: unknown };
 	try {
@@ -93,8 +103,8 @@ export function decodeColumns(format: number, bytes: Buffer): { columns: ColumnD
 	if (!aligned) new Uint8Array(store).set(bytes.subarray(HEAD, HEAD + total));
 	const base = aligned ? bytes.byteOffset + HEAD : 0;
 	const typed: Record<string, unknown> = {};
-	TYPED.forEach(([key, Ctor, perRow], i) => {
-		typed[key] = new Ctor(store, base + offsets[i]!, rows * perRow);
+	TYPED.forEach(([key, Ctor, perRow, of], i) => {
+		typed[key] = new Ctor(store, base + offsets[i]!, valuesOf(perRow, of, rows, usageRows));
 	});
 	const { oddTimestamps, ...rest } = meta;
 	const columns = {

@@ -5,7 +5,7 @@ import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** Bumped when the encoding changes: an older cache is rebuilt, never misread. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /** Bytes hashed at the end of what a cache covers (and at the start of the file). */
 const CHECK_BYTES = 4096;

@@ -68,7 +68,9 @@ export interface ColumnData {
 	roles: Uint8Array;
 	modelNames: string[];
 	models: Uint32Array;
-	/** input, output, cacheRead, cost per entry (NaN input: no usage). */
+	/** The rows that have usage, ascending (most entries have none: a column per row was a third of a cache). */
+	usageRows: Int32Array;
+	/** input, output, cacheRead, cost of each row of `usageRows`. */
 	usage: Float64Array;
 	kindNames: string[];
 	kinds: Uint8Array;
@@ -106,7 +108,9 @@ export class SkeletonColumns {
 	#roles: Uint8Array;
 	readonly #modelNames: Names;
 	#models: Uint32Array;
+	#usageRows: Int32Array;
 	#usage: Float64Array;
+	#usageCount: number;
 	readonly #kindNames: Names;
 	#kinds: Uint8Array;
 
@@ -127,7 +131,9 @@ export class SkeletonColumns {
 		this.#roles = data?.roles ?? new Uint8Array(0);
 		this.#modelNames = new Names(data?.modelNames);
 		this.#models = data?.models ?? new Uint32Array(0);
+		this.#usageRows = data?.usageRows ?? new Int32Array(0);
 		this.#usage = data?.usage ?? new Float64Array(0);
+		this.#usageCount = this.#usageRows.length;
 		this.#kindNames = new Names(data?.kindNames);
 		this.#kinds = data?.kinds ?? new Uint8Array(0);
 	}
@@ -158,11 +164,6 @@ export class SkeletonColumns {
 		this.#roles = grown(this.#roles, size);
 		this.#models = grown(this.#models, size);
 		this.#kinds = grown(this.#kinds, size);
-		if (this.#usage.length < 4 * size) {
-			const before = this.#usage.length;
-			this.#usage = grown(this.#usage, 4 * size);
-			this.#usage.fill(Number.NaN, before);
-		}
 		this.#ids.push(id);
 		// Most entries follow their parent; the others keep its id (no id map is needed to push a row).
 		const previous = parentId !== null && at > 0 && this.#ids.is(at - 1, parentId);
@@ -177,7 +178,13 @@ export class SkeletonColumns {
 		this.#models[at] = this.#modelNames.code(facts.model);
 		this.#kinds[at] = this.#kindNames.code(facts.kind);
 		const { usage } = facts;
-		if (usage) this.#usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * at);
+		if (usage) {
+			const k = this.#usageCount++;
+			this.#usageRows = grown(this.#usageRows, k + 1);
+			this.#usage = grown(this.#usage, 4 * (k + 1));
+			this.#usageRows[k] = at;
+			this.#usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * k);
+		}
 		return at;
 	}
 
@@ -194,7 +201,8 @@ export class SkeletonColumns {
 		this.#lengths = exact(this.#lengths, n);
 		this.#roles = exact(this.#roles, n);
 		this.#models = exact(this.#models, n);
-		this.#usage = exact(this.#usage, 4 * n);
+		this.#usageRows = exact(this.#usageRows, this.#usageCount);
+		this.#usage = exact(this.#usage, 4 * this.#usageCount);
 		this.#kinds = exact(this.#kinds, n);
 	}
 
@@ -271,10 +279,22 @@ export class SkeletonColumns {
 	}
 
 	usage(at: number): UsageFacts | undefined {
-		const u = 4 * at;
-		const usage = this.#usage;
-		if (Number.isNaN(usage[u]!)) return undefined;
-		return { input: usage[u]!, output: usage[u + 1]!, cacheRead: usage[u + 2]!, cost: usage[u + 3]! };
+		// Rows are pushed in order, so the rows with usage are ascending: a binary search finds `at`.
+		const rows = this.#usageRows;
+		let low = 0;
+		let high = this.#usageCount - 1;
+		while (low <= high) {
+			const mid = (low + high) >> 1;
+			const row = rows[mid]!;
+			if (row === at) {
+				const u = 4 * mid;
+				const usage = this.#usage;
+				return { input: usage[u]!, output: usage[u + 1]!, cacheRead: usage[u + 2]!, cost: usage[u + 3]! };
+			}
+			if (row < at) low = mid + 1;
+			else high = mid - 1;
+		}
+		return undefined;
 	}
 
 	/** The row's facts as one object (for a cache being written). */
@@ -309,7 +329,8 @@ export class SkeletonColumns {
 			roles: this.#roles.slice(0, n),
 			modelNames: [...this.#modelNames.list],
 			models: this.#models.slice(0, n),
-			usage: this.#usage.slice(0, 4 * n),
+			usageRows: this.#usageRows.slice(0, this.#usageCount),
+			usage: this.#usage.slice(0, 4 * this.#usageCount),
 			kindNames: [...this.#kindNames.list],
 			kinds: this.#kinds.slice(0, n),
 		};

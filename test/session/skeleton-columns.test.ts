@@ -136,8 +136,12 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 		expect(decodeSkeleton(Buffer.concat([bytes, Buffer.from("x")]))).toBeUndefined();
 		expect(decodeSkeleton(Buffer.alloc(3))).toBeUndefined();
 		const older = Buffer.from(bytes);
-		older.writeUInt32LE(3, 0);
+		older.writeUInt32LE(4, 0);
 		expect(decodeSkeleton(older)).toBeUndefined();
+		// More rows with usage than rows: a damaged head.
+		const tooMuchUsage = Buffer.from(bytes);
+		tooMuchUsage.writeUInt32LE(6, 12);
+		expect(decodeSkeleton(tooMuchUsage)).toBeUndefined();
 		const badJson = Buffer.from(bytes);
 		badJson[badJson.length - 1] = 0x7b;
 		expect(decodeSkeleton(badJson)).toBeUndefined();
@@ -155,5 +159,38 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 			["c", "a\nb"],
 		]);
 		expect(decodeSkeleton(encodeSkeleton({ ...skeleton, entries: [] }))!.entries).toEqual([]);
+	});
+
+	it("usage is kept only for the rows that have it, and found again for each, before and after a cache round trip", () => {
+		const columns = new SkeletonColumns();
+		const usageOf = (i: number) => ({ input: i, output: 2 * i, cacheRead: 3, cost: i / 4 });
+		const entries: LazyEntry[] = [];
+		for (let i = 0; i < 50; i++) {
+			const facts = i % 7 === 3 ? { role: "assistant", usage: usageOf(i) } : { role: "user" };
+			entries.push(
+				new LazyEntry(
+					columns,
+					columns.push("message", `e${i}`, i === 0 ? null : `e${i - 1}`, "2026-03-01T10:00:00.000Z", i, 1, facts),
+				),
+			);
+		}
+		const expected = entries.map((_, i) => (i % 7 === 3 ? usageOf(i) : undefined));
+		expect(entries.map((e) => e.usage)).toEqual(expected);
+		entries.forEach((e, i) => {
+			e.parentAt = i - 1;
+		});
+		const decoded = decodeSkeleton(
+			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 51, entries }),
+		)!;
+		expect(decoded.entries.map((e) => e.usage)).toEqual(expected);
+		// A row with usage appended after the decode is found too, and the ones before still are.
+		const more = decoded.entries[0]!.columns;
+		const next = new LazyEntry(
+			more,
+			more.push("message", "e50", "e49", "2026-03-01T10:00:00.000Z", 50, 1, { usage: usageOf(50) }),
+		);
+		expect(next.usage).toEqual(usageOf(50));
+		expect(decoded.entries[45]!.usage).toEqual(usageOf(45));
+		expect(decoded.entries[44]!.usage).toBeUndefined();
 	});
 });
