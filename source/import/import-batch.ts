@@ -1,5 +1,5 @@
-import { close, closeSync, fsync, link, openSync, rename, unlink, utimesSync, writeSync } from "node:fs";
-import { open as openAsync } from "node:fs/promises";
+import { close, closeSync, fsync, link, openSync, rename, unlink, writeSync } from "node:fs";
+import { open as openAsync, utimes } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
@@ -8,7 +8,7 @@ import { BlobStore } from "../session/blob-store.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
 import type { LineSink } from "./entry-lines.js";
-import { ensureImportsDir, type ImportRecord, writeImportRecord } from "./import-record.js";
+import { ensureImportsDir, type ImportRecord, writeImportRecordAsync } from "./import-record.js";
 
 const fsyncAsync = promisify(fsync);
 const closeAsync = promisify(close);
@@ -19,20 +19,24 @@ const unlinkAsync = promisify(unlink);
 /** Lines are written to the temp file in pieces of about this many characters: a huge session is never one string. */
 const WRITE_CHUNK_CHARS = 4 << 20;
 
-/** At most this many finished sessions (each an open file), and this many bytes of their blobs, wait for their fsync at once. */
+/** Past this many characters a session's lines go to disk as they are built instead of waiting in memory. */
+const HOLD_CHARS = 16 << 20;
+
+/** At most this many finished sessions, and this many of their bytes held in memory, wait for their fsync at once. */
 const MAX_IN_FLIGHT = 32;
 const MAX_IN_FLIGHT_HELD = 64 << 20;
 
 /**
- * A session's lines on their way to a hidden temp file. They are written to it (into the page
- * cache, which is quick) once built, a huge session a chunk at a time as it is built, so it is
- * never all in memory; the fsync and close run off the main thread while the next source is
- * parsed. Plain fs calls, not file handles: a handle's promises cost more CPU than the writes.
+ * A session's lines on their way to a hidden temp file. A session of usual size is kept as a few
+ * strings and written, fsynced and closed off the main thread while the next source is parsed; a
+ * huge one is written as it is built, a chunk at a time, so it is never all in memory.
  */
 class TempFile {
 	readonly path: string;
 	#lines: string[] = [];
 	#chars = 0;
+	#chunks: (string | Uint8Array)[] = [];
+	#held = 0;
 	#fd: number | undefined;
 
 	constructor(path: string) {
@@ -48,34 +52,55 @@ class TempFile {
 	/** Takes lines already encoded, newline-terminated (a session a worker thread built). */
 	hold(bytes: Uint8Array): void {
 		this.#cut();
-		this.#write(bytes);
+		this.#chunks.push(bytes);
+		this.#held += bytes.length;
 	}
 
-	/** No more lines: all are in the file (not yet durable). */
+	/** What is held in memory to write (characters or bytes). */
+	get held(): number {
+		return this.#held;
+	}
+
+	/** No more lines. */
 	end(): void {
 		this.#cut();
-		this.#fd ??= openSync(this.path, "wx", PRIVATE_FILE_MODE);
 	}
 
 	#cut(): void {
 		if (this.#lines.length === 0) return;
 		this.#lines.push("");
-		const chunk = this.#lines.join("\n");
+		this.#chunks.push(this.#lines.join("\n"));
+		this.#held += this.#chars;
 		this.#lines = [];
 		this.#chars = 0;
-		this.#write(Buffer.from(chunk));
+		if (this.#held > HOLD_CHARS || this.#fd !== undefined) this.#writeHeldSync();
 	}
 
-	#write(bytes: Uint8Array): void {
+	#writeHeldSync(): void {
 		this.#fd ??= openSync(this.path, "wx", PRIVATE_FILE_MODE);
-		// A write may take fewer bytes than given: loop until all are in.
-		for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
+		for (const chunk of this.#chunks) {
+			const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+			// A write may take fewer bytes than given: loop until all are in.
+			for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
+		}
+		this.#chunks = [];
+		this.#held = 0;
 	}
 
-	/** Fsyncs and closes the temp file. */
+	/** Writes what is held, fsyncs and closes the temp file. */
 	async sync(): Promise<void> {
+		if (this.#fd === undefined) {
+			const handle = await openAsync(this.path, "wx", PRIVATE_FILE_MODE);
+			try {
+				for (const chunk of this.#chunks) await handle.writeFile(chunk);
+				this.#chunks = [];
+				await handle.sync();
+			} finally {
+				await handle.close();
+			}
+			return;
+		}
 		const fd = this.#fd;
-		if (fd === undefined) throw new Error(`${this.path} was not written`);
 		this.#fd = undefined;
 		try {
 			await fsyncAsync(fd);
@@ -86,7 +111,7 @@ class TempFile {
 
 	/** Removes the temp file, if it was made. */
 	async discard(): Promise<void> {
-		this.#lines = [];
+		this.#chunks = [];
 		if (this.#fd !== undefined) closeSync(this.#fd);
 		this.#fd = undefined;
 		await unlinkAsync(this.path).catch(() => undefined);
@@ -190,8 +215,7 @@ export class ImportBatch {
 			throw error;
 		}
 		const done = this.#land(file, target, built.blobs);
-		// The lines are in the page cache: what waits is the fsync, and the blobs.
-		const held = built.blobs.reduce((sum, blob) => sum + blob.bytes.length, 0);
+		const held = file.held;
 		this.#inFlightHeld += held;
 		// Its failure is reported by `finish`; here it only frees a place.
 		const free = () => {
@@ -242,20 +266,21 @@ export class ImportBatch {
 			if (outcome.status === "rejected") badDirs.set(dirs[i]!, asError(outcome.reason));
 		});
 		if (landed.length > 0) ensureImportsDir();
-		// Small writes and renames: done here, they cost less than a promise each.
-		for (const p of landed) {
-			const dirError = badDirs.get(dirname(p.target));
-			try {
-				if (dirError) throw dirError;
-				// The picker lists the session where the source's last activity was.
-				if (p.mtimeMs > 0) utimesSync(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
-				writeImportRecord(p.record);
-			} catch (error) {
-				// Without its record a session would be imported again next time: it goes, and says why.
-				failures.set(p.target, asError(error));
-				await unlinkAsync(p.target).catch(() => undefined);
-			}
-		}
+		await Promise.all(
+			landed.map(async (p) => {
+				const dirError = badDirs.get(dirname(p.target));
+				try {
+					if (dirError) throw dirError;
+					// The picker lists the session where the source's last activity was.
+					if (p.mtimeMs > 0) await utimes(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
+					await writeImportRecordAsync(p.record);
+				} catch (error) {
+					// Without its record a session would be imported again next time: it goes, and says why.
+					failures.set(p.target, asError(error));
+					await unlinkAsync(p.target).catch(() => undefined);
+				}
+			}),
+		);
 		return failures;
 	}
 }

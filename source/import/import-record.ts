@@ -1,5 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getAgentDir } from "../agent-dir.js";
 import type { SourceTool } from "./import-plan.js";
@@ -68,6 +69,14 @@ export function writeImportRecord(record: ImportRecord | ImportRecordV1): void {
 	const temp = `${path}.${process.pid}.tmp`;
 	writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
 	renameSync(temp, path);
+}
+
+/** `writeImportRecord` off the main thread, for many records at once (the folder must exist: `ensureImportsDir`). */
+export async function writeImportRecordAsync(record: ImportRecord): Promise<void> {
+	const path = recordPath(record.tool, record.sourceId);
+	const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+	await writeFile(temp, JSON.stringify(record), { mode: 0o600 });
+	await rename(temp, path);
 }
 
 /** Makes the folder import records live in. */
