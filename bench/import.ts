@@ -217,6 +217,21 @@ async function importOnce(run: string, threads: string | undefined): Promise<num
 	return ms;
 }
 
+/** `xcsh import` of an empty folder: the process start and what the import loads, nothing imported. */
+async function startOnce(run: string): Promise<number> {
+	const empty = join(root, `empty-${run}`);
+	mkdirSync(empty);
+	const env: NodeJS.ProcessEnv = { ...process.env, XCSH_AGENT_DIR: join(root, `agent-s-${run}`) };
+	const start = performance.now();
+	const child = spawn(process.execPath, [cli, "import", empty, "--json"], {
+		env,
+		stdio: ["ignore", "ignore", "inherit"],
+	});
+	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+	if (code !== 0) throw new Error(`an import of an empty folder exited ${code}`);
+	return performance.now() - start;
+}
+
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 /** The same import in this process, one thread: no process start, so it compares with the floor like for like. */
 async function importInProcess(run: string): Promise<number> {
@@ -247,7 +262,9 @@ const floors: number[] = [];
 const single: number[] = [];
 const threaded: number[] = [];
 const inProcess: number[] = [];
+const starts: number[] = [];
 for (let run = 0; run < RUNS; run++) {
+	starts.push(await startOnce(String(run)));
 	floors.push(floor());
 	inProcess.push(await importInProcess(String(run)));
 	single.push(await importOnce(`1-${run}`, "0"));
@@ -271,6 +288,9 @@ for (const [name, ms] of [
 	console.log(
 		`${name.padEnd(29)} ${rate(ms).toFixed(1)} MB/s (median of ${RUNS}: ${median(ms).toFixed(0)} ms) = ${(rate(ms) / floorRate).toFixed(2)}× the floor (target ≥ 0.5×)`,
 	);
+console.log(
+	`process start (an empty import): ${median(starts).toFixed(0)} ms (median of ${RUNS}) = ${(median(starts) / median(floors)).toFixed(2)}× the floor's time`,
+);
 console.log(
 	`machine: ${availableParallelism()} core(s), load average ${loadavg()
 		.map((n) => n.toFixed(1))

@@ -1,5 +1,5 @@
 import { existsSync, utimesSync } from "node:fs";
-import { SessionManager } from "../session/session-manager.js";
+import type { SessionManager } from "../session/session-manager.js";
 import { digestOf } from "./entry-lines.js";
 import type { ImportBatch } from "./import-batch.js";
 import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
@@ -108,6 +108,8 @@ async function appendNew(
 	record: ImportRecord | ImportRecordV1,
 	fresh: readonly PlanItem[],
 ): Promise<ImportRecord> {
+	// Loaded only to append: a first import never opens a session, and the module is a large part of the start.
+	const { SessionManager } = await import("../session/session-manager.js");
 	const manager = await SessionManager.open(record.sessionFile, { breadcrumb: false, mustExist: true });
 	try {
 		let now = plan.startedAt;
