@@ -1,8 +1,8 @@
 import type { ThinkingLevel } from "@mariozechner/pi-agent-core";
 import meow from "meow";
+import { processIo } from "./cli/cli-io.js";
 import { unknownFlags, unknownFlagsMessage } from "./cli/unknown-flags.js";
 import { type LogSink, setLogSink } from "./logger.js";
-import { tightenAgentDir, tightenedNotice } from "./private-files.js";
 
 const HELP = `
   Usage
@@ -215,20 +215,7 @@ async function main(): Promise<number> {
 		return 2;
 	}
 	const [command, ...args] = cli.input;
-	// `xcsh … | head` closes the pipe early: what is left to print is dropped, the work (and its session) finishes.
-	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-		if (error.code !== "EPIPE") throw error;
-	});
-	const io = {
-		stdout: (text: string) => process.stdout.write(text),
-		stderr: (text: string) => process.stderr.write(text),
-		stderrIsTTY: process.stderr.isTTY === true,
-		columns: process.stdout.isTTY ? process.stdout.columns : undefined,
-		cwd: process.cwd(),
-	};
-	// Installs written by an earlier xcsh left sessions and history readable by other users.
-	const tightened = tightenAgentDir();
-	if (tightened > 0) io.stderr(`${tightenedNotice(tightened)}\n`);
+	const io = processIo();
 	const { flags } = cli;
 	if (flags.export !== undefined) return runExport(flags.export, cli.input, io);
 	if (flags.listModels) {

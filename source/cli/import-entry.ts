@@ -1,5 +1,5 @@
 import { type LogSink, setLogSink } from "../logger.js";
-import { tightenAgentDir, tightenedNotice } from "../private-files.js";
+import { processIo } from "./cli-io.js";
 import type { ImportFlags } from "./import-command.js";
 
 /** `xcsh import` with only its own flags, read without the general CLI parser. */
@@ -50,18 +50,7 @@ const stderrSink: LogSink = (level, message) => process.stderr.write(`xcsh: ${le
 /** Runs a plain `xcsh import` as the general CLI would (same io, same notices); returns the exit code. */
 export async function runPlainImport(invocation: PlainImport): Promise<number> {
 	const { runImportCommand } = await import("./import-command.js");
-	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-		if (error.code !== "EPIPE") throw error;
-	});
-	const io = {
-		stdout: (text: string) => process.stdout.write(text),
-		stderr: (text: string) => process.stderr.write(text),
-		stderrIsTTY: process.stderr.isTTY === true,
-		columns: process.stdout.isTTY ? process.stdout.columns : undefined,
-		cwd: process.cwd(),
-	};
-	const tightened = tightenAgentDir();
-	if (tightened > 0) io.stderr(`${tightenedNotice(tightened)}\n`);
+	const io = processIo();
 	setLogSink(stderrSink);
 	return runImportCommand(invocation.args, invocation.flags, io);
 }
