@@ -3,13 +3,14 @@ import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import { nameEndpoint } from "../agent/models/endpoint-error.js";
+import { createAgent } from "./agent-core.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { type CompactionResult, Compactor } from "./compactor.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
-import { convertToLlm, createUserMessage } from "./messages.js";
+import { createUserMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
 import type { SessionManager } from "./session-manager.js";
@@ -61,25 +62,10 @@ export class AgentSession {
 		);
 	}
 
-	/** Builds a session; loads the agent runtime (pi-agent-core, ~0.5 s) here, not at import. */
+	/** Builds a session (and its agent, whose runtime is loaded then, not at import). */
 	static async create(options: AgentSessionOptions): Promise<AgentSession> {
-		const { Agent } = await import("@mariozechner/pi-agent-core");
 		const extensions = options.extensions ?? new ExtensionRunner();
-		const tools = [...(options.tools ?? []), ...extensions.getTools()];
-		const agent = new Agent({
-			initialState: {
-				systemPrompt: options.systemPrompt ?? "",
-				model: options.model,
-				thinkingLevel: options.model.reasoning ? (options.thinkingLevel ?? "off") : "off",
-				tools,
-			},
-			convertToLlm: (messages) => convertToLlm(messages),
-			getApiKey: (provider) => options.models.getApiKey(provider),
-			sessionId: options.sessionManager.getSessionId(),
-			// A tool may change files: the turn's "before" checkpoint must be taken first.
-			beforeToolCall: async () => void (await options.turnHooks?.beforeTool()),
-			afterToolCall: async () => void options.turnHooks?.afterTool(),
-		});
+		const agent = await createAgent(options, [...(options.tools ?? []), ...extensions.getTools()]);
 		const session = new AgentSession(agent, { ...options, extensions });
 		session.#restoreFromSession();
 		session.#connect();

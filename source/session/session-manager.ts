@@ -6,7 +6,8 @@ import { MemorySessionStorage } from "./memory-session-storage.js";
 import { resolveContinueTarget } from "./session-continue.js";
 import { listAllSessionFiles, listProjectSessionFiles } from "./session-discovery.js";
 import { SessionEntries } from "./session-entries.js";
-import { type HeldLock, lockForWriting, readOnlyReasonOf, refuseIfHeld } from "./session-file-access.js";
+import { lockForWriting, readOnlyReasonOf, refuseIfHeld } from "./session-file-access.js";
+import { SessionFileLock } from "./session-file-lock.js";
 import type { SessionLoadReport } from "./session-load-state.js";
 import type { ReadProgress } from "./session-loader.js";
 import type { LockInfo } from "./session-lock.js";
@@ -44,7 +45,7 @@ export class SessionManager extends SessionEntries {
 	#report: SessionLoadReport = { skippedLines: [], tornTail: false, unresolvedBlobs: [] };
 	#readOnlyReason: ReadOnlyReason | undefined;
 	#skippedLocked: { path: string; holder: LockInfo }[] = [];
-	#lock: HeldLock | undefined;
+	readonly #lock: SessionFileLock;
 
 	readonly #lazyAbove: number | undefined;
 
@@ -62,6 +63,7 @@ export class SessionManager extends SessionEntries {
 		this.#storage = storage;
 		this.#persist = persist;
 		this.#persistence = new SessionPersistence(storage);
+		this.#lock = new SessionFileLock(storage, this.#persistence);
 	}
 
 	/** A new persistent session for `cwd` (nothing is written before the first assistant message). */
@@ -144,7 +146,7 @@ export class SessionManager extends SessionEntries {
 		const manager = new SessionManager(targetCwd, sessionDir, store, true, options.lazyAboveBytes);
 		manager.#startNew(source);
 		manager.#adopt(manager.#header, opened.loaded.entries, opened.bodies);
-		manager.#lockNewFile();
+		manager.#lock.lockNewFile();
 		await manager.#persistence.rewrite(manager.#fileEntries());
 		return manager;
 	}
@@ -182,8 +184,8 @@ export class SessionManager extends SessionEntries {
 			if (opened.kind === "loaded") opened.bodies?.close();
 			throw error;
 		}
-		this.#unlock();
-		this.#holdLock(lock);
+		this.#lock.release();
+		this.#lock.hold(lock);
 		this.#readOnlyReason = readOnlyReason;
 		const breadcrumb = options.breadcrumb !== false;
 		if (!loaded) {
@@ -239,34 +241,10 @@ export class SessionManager extends SessionEntries {
 		}
 		if (this.#persistence.onDisk) this.#persistence.append(entry);
 		else if (this.hasAssistantMessage) {
-			this.#lockNewFile();
+			this.#lock.lockNewFile();
 			this.#persistence.writeInitial(this.#fileEntries());
 		}
 		this.#persistence.throwIfFailed();
-	}
-
-	/** A new file is locked when it is first written (nothing exists to lock before). */
-	#lockNewFile(): void {
-		const file = this.#persistence.file;
-		if (this.#lock || !file) return;
-		try {
-			this.#storage.ensureDirSync(dirname(file));
-			const lock = this.#storage.lock(file);
-			if (lock.kind === "acquired") this.#holdLock(lock);
-		} catch {
-			// The directory cannot be written: the write that follows fails and reports it properly.
-		}
-	}
-
-	/** From here on, every rewrite first checks that this lock is still ours. */
-	#holdLock(lock: HeldLock | undefined): void {
-		this.#lock = lock;
-		this.#persistence.setLockCheck(lock?.stillHeld);
-	}
-
-	#unlock(): void {
-		this.#lock?.release();
-		this.#holdLock(undefined);
 	}
 
 	#fileEntries(): PersistedSlot[] {
@@ -287,7 +265,7 @@ export class SessionManager extends SessionEntries {
 			if (this.#persistence.error && !this.isReadOnly()) await this.#persistence.retry(() => this.#fileEntries());
 			await this.#persistence.detach();
 		} finally {
-			this.#unlock();
+			this.#lock.release();
 		}
 	}
 
@@ -327,7 +305,7 @@ export class SessionManager extends SessionEntries {
 	/** Starts a new, empty session in the same project directory (the previous file is flushed and closed). */
 	async newSession(options: { parentSession?: string } = {}): Promise<void> {
 		if (this.#persist && !this.isReadOnly()) await this.#persistence.detach();
-		this.#unlock();
+		this.#lock.release();
 		this.#readOnlyReason = undefined;
 		this.#startNew(options.parentSession);
 	}
@@ -338,7 +316,7 @@ export class SessionManager extends SessionEntries {
 		if (!this.isReadOnly()) await this.flush();
 		const previousSessionFile = this.#persistence.file;
 		if (!this.isReadOnly()) await this.#persistence.detach();
-		this.#unlock();
+		this.#lock.release();
 		this.#readOnlyReason = undefined;
 		const id = createSessionId();
 		const timestamp = new Date().toISOString();
@@ -352,7 +330,7 @@ export class SessionManager extends SessionEntries {
 		};
 		const sessionFile = join(this.#sessionDir, sessionFileName(timestamp, id));
 		this.#persistence.attach(sessionFile, { onDisk: false, missingFinalNewline: false });
-		this.#lockNewFile();
+		this.#lock.lockNewFile();
 		await this.#persistence.rewrite(this.#fileEntries());
 		this.#persistence.throwIfFailed();
 		writeTerminalBreadcrumb(this.#storage, this.#cwd, sessionFile);
