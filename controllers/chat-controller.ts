@@ -5,6 +5,7 @@ import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
 import { entryMessage } from "../source/session/message-shape.js";
 import { modelRef } from "../source/session/model-resolver.js";
+import { ChatItems } from "./chat-items.js";
 import { OnDiskItem, ResidentItem, TRANSCRIPT_TYPES } from "./history-items.js";
 
 /** One finished thing in the chat history (a block of the transcript viewport). */
@@ -35,7 +36,7 @@ export interface ChatStatus {
 
 /** Everything the chat screen renders. */
 export interface ChatSnapshot {
-	items: readonly ChatItem[];
+	items: ChatItems;
 	pending: AgentMessage | undefined;
 	/** The id the streaming message's item will have once finished (the viewport keeps its place across). */
 	pendingId: string;
@@ -87,7 +88,7 @@ export class ChatController {
 		this.#session = options.session;
 		this.#options = options;
 		this.#snapshot = {
-			items: [],
+			items: ChatItems.of([]),
 			pending: undefined,
 			pendingId: "",
 			running: [],
@@ -114,7 +115,7 @@ export class ChatController {
 	/** Adds a notice line to the history. */
 	notice(level: "info" | "warning" | "error", text: string): void {
 		this.#update({
-			items: [...this.#snapshot.items, { kind: "notice", id: this.#id(), level, text: safeText(text) }],
+			items: this.#snapshot.items.with({ kind: "notice", id: this.#id(), level, text: safeText(text) }),
 		});
 	}
 
@@ -158,7 +159,7 @@ export class ChatController {
 		return `i${this.#nextId}`;
 	}
 
-	#historyItems(): ChatItem[] {
+	#historyItems(): ChatItems {
 		const session = this.#session;
 		const manager = session.sessionManager;
 		const welcome: ChatItem = safeDeep({
@@ -169,21 +170,25 @@ export class ChatController {
 			session: manager.getSessionName() ?? manager.getSessionId(),
 			...(this.#options.hint ? { hint: this.#options.hint } : {}),
 		});
-		const items: ChatItem[] = [welcome];
 		// The whole active path, compacted turns included (the summary box marks where compaction
 		// happened): a person can scroll to any part of the conversation, not only what the model sees.
-		// A big session's bodies stay on disk until their block is drawn.
-		// Items are keyed by their entry's id (unique in a session, never "i…"): no string is made per item.
-		for (const shape of manager.getBranchSkeleton()) {
+		// Only which entries are shown is worked out here; an item is made when it is drawn, and a big
+		// session's bodies stay on disk until then. Items are keyed by their entry's id (unique in a
+		// session, never "i…"): no string is made per item.
+		const path = manager.getBranchSkeleton();
+		const shown = new Int32Array(path.length);
+		let count = 0;
+		for (let i = 0; i < path.length; i++) {
+			const shape = path[i]!;
 			const resident = manager.residentOf(shape);
-			if (resident) {
-				const message = entryMessage(resident);
-				if (message) items.push(new ResidentItem(shape, message));
-			} else if (TRANSCRIPT_TYPES.has(shape.type)) {
-				items.push(new OnDiskItem(shape, manager));
-			}
+			if (resident ? entryMessage(resident) : TRANSCRIPT_TYPES.has(shape.type)) shown[count++] = i;
 		}
-		return items;
+		return ChatItems.history([welcome], count, (index) => {
+			const shape = path[shown[index]!]!;
+			const resident = manager.residentOf(shape);
+			const message = resident && entryMessage(resident);
+			return message ? new ResidentItem(shape, message) : new OnDiskItem(shape, manager);
+		});
 	}
 
 	#status(): ChatStatus {
@@ -251,10 +256,11 @@ export class ChatController {
 			case "message_end":
 				this.#dropStreamed();
 				this.#update({
-					items: [
-						...this.#snapshot.items,
-						{ kind: "message", id: this.#snapshot.pendingId, message: safeDeep(event.message) },
-					],
+					items: this.#snapshot.items.with({
+						kind: "message",
+						id: this.#snapshot.pendingId,
+						message: safeDeep(event.message),
+					}),
 					pending: undefined,
 					pendingId: this.#id(),
 					status: this.#status(),

@@ -1,12 +1,13 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ChatItem, RunningTool } from "../../controllers/chat-controller.js";
+import type { ChatItems } from "../../controllers/chat-items.js";
 import type { TranscriptSource } from "../../controllers/transcript-viewport.js";
 import { itemRows, type RowOptions } from "./item-rows.js";
 import { pendingLines, runningLines } from "./live-lines.js";
 
 /** What the transcript shows: the finished items, then the streaming message and the running tools. */
 export interface TranscriptParts {
-	readonly items: readonly ChatItem[];
+	readonly items: ChatItems;
 	readonly pending: AgentMessage | undefined;
 	readonly pendingId: string;
 	readonly running: readonly RunningTool[];
@@ -36,9 +37,9 @@ export function transcriptSource(parts: TranscriptParts, options: RowOptions): T
 	return {
 		length: items.length + 2,
 		key: (index) =>
-			index < items.length ? (items[index]?.id ?? "") : index === items.length ? parts.pendingId : "running",
+			index < items.length ? (items.at(index)?.id ?? "") : index === items.length ? parts.pendingId : "running",
 		rows: (index) => {
-			const item = items[index];
+			const item = index < items.length ? items.at(index) : undefined;
 			if (item) return cachedRows(item, options, signature);
 			return index === items.length ? pending : running;
 		},

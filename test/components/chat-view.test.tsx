@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ChatView } from "../../components/chat/chat-view.js";
 import { RowPainterContext } from "../../components/chat/row-painter-context.js";
 import type { ChatItem } from "../../controllers/chat-controller.js";
+import { ChatItems } from "../../controllers/chat-items.js";
 import { type PaintWindow, RowPainter } from "../../source/render/row-painter.js";
 import { plain, waitForFrame } from "../helpers/ink.js";
 
@@ -30,7 +31,7 @@ function Screen({ height }: { readonly height: number }) {
 		<Box flexDirection="column" height={height} width={40}>
 			<Text>title</Text>
 			<ChatView
-				parts={{ items: ITEMS, pending: undefined, pendingId: "p", running: [] }}
+				parts={{ items: ChatItems.of(ITEMS), pending: undefined, pendingId: "p", running: [] }}
 				showThinking={false}
 				expandTools={false}
 				width={40}

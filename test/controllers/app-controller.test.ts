@@ -262,7 +262,7 @@ describe("AppController (no React)", () => {
 						JSON.stringify(i.message).includes("answer to the follow-up"),
 				),
 		);
-		expect(done.items.filter((i) => i.kind === "notice")).toEqual([]);
+		expect(done.items.toArray().filter((i) => i.kind === "notice")).toEqual([]);
 	});
 
 	it("Escape cancels the running command through the command controller", async () => {

@@ -61,7 +61,7 @@ describe("ChatController", () => {
 
 	it("starts with a welcome item and a status line", () => {
 		const snapshot = chat.getSnapshot();
-		expect(snapshot.items[0]).toMatchObject({
+		expect(snapshot.items.at(0)).toMatchObject({
 			kind: "welcome",
 			model: modelRef(faux.getModel()),
 			hint: "configure a model",
@@ -86,6 +86,7 @@ describe("ChatController", () => {
 		await run;
 		const done = await waitFor((s) => s.activity === undefined);
 		const roles = done.items
+			.toArray()
 			.filter((i) => i.kind === "message")
 			.map((i) => (i.kind === "message" ? i.message.role : ""));
 		expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -102,7 +103,8 @@ describe("ChatController", () => {
 		chat.rebuild();
 		const shown = chat
 			.getSnapshot()
-			.items.flatMap((item) => (item.kind === "message" ? [item.message.role] : [item.kind]));
+			.items.toArray()
+			.flatMap((item) => (item.kind === "message" ? [item.message.role] : [item.kind]));
 		expect(shown).toEqual(["welcome", "user", "assistant", "compactionSummary", "user"]);
 		// the model's context starts at the summary; the transcript does not
 		expect(manager.buildSessionContext().messages[0]?.role).toBe("compactionSummary");
@@ -116,7 +118,7 @@ describe("ChatController", () => {
 		const before = chat.getSnapshot().items;
 		chat.rebuild();
 		expect(chat.getSnapshot().items).toHaveLength(1);
-		expect(chat.getSnapshot().items[0]?.id).not.toBe(before[0]?.id);
+		expect(chat.getSnapshot().items.at(0)?.id).not.toBe(before.at(0)?.id);
 	});
 
 	it("a passing hint is shown, then cleared, and never becomes a history item", async () => {
@@ -217,7 +219,10 @@ describe("ChatController", () => {
 			const lazyView = new ChatController({ session: lazy, isOffline: () => false });
 			try {
 				const messages = (view: ChatController) =>
-					view.getSnapshot().items.flatMap((item) => (item.kind === "message" ? [item.message] : []));
+					view
+						.getSnapshot()
+						.items.toArray()
+						.flatMap((item) => (item.kind === "message" ? [item.message] : []));
 				expect(lazyView.getSnapshot().status).toEqual(fullView.getSnapshot().status);
 				expect(lazy.sessionManager.peekEntry(ids[0]!)).toBeUndefined();
 				expect(messages(lazyView)).toEqual(messages(fullView));
