@@ -179,12 +179,11 @@ export class ChatController {
 		const shown = new Int32Array(path.length);
 		let count = 0;
 		for (let i = 0; i < path.length; i++) {
-			const shape = path[i]!;
-			const resident = manager.residentOf(shape);
-			if (resident ? entryMessage(resident) : TRANSCRIPT_TYPES.has(shape.type)) shown[count++] = i;
+			const resident = path.resident(i);
+			if (resident ? entryMessage(resident) : TRANSCRIPT_TYPES.has(path.type(i))) shown[count++] = i;
 		}
 		return ChatItems.history([welcome], count, (index) => {
-			const shape = path[shown[index]!]!;
+			const shape = path.at(shown[index]!)!;
 			const resident = manager.residentOf(shape);
 			const message = resident && entryMessage(resident);
 			return message ? new ResidentItem(shape, message) : new OnDiskItem(shape, manager);

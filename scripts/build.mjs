@@ -7,10 +7,29 @@
 // become their own chunks, so fast paths never load the UI or the LLM layer.
 // A second build bundles the HTML export viewer (browser code, marked + highlight.js) into one
 // minified script that the exporter inlines into every exported page.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const external = ["better-sqlite3", "node-pty", "clipboardy", "@opentelemetry/api"];
+
+/**
+ * Ink's layout engine (yoga-layout) is WebAssembly inlined as base64, which its loader decodes with
+ * `fetch` whenever a global fetch exists: on Node that loads undici (Node's fetch) at every start,
+ * 30 to 45 ms of CPU before the first frame, to read a data: URL. Its own synchronous decode is used
+ * instead. The build fails if the loader no longer has the two checks, so this never goes stale.
+ */
+const yogaWithoutFetch = {
+	name: "yoga-without-fetch",
+	setup(context) {
+		context.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+			const source = readFileSync(args.path, "utf8");
+			const check = '"function"!=typeof fetch';
+			const count = source.split(check).length - 1;
+			if (count !== 2) throw new Error(`yoga-layout's wasm loader changed: ${count} fetch checks, expected 2`);
+			return { contents: source.replaceAll(check, "true"), loader: "js" };
+		});
+	},
+};
 
 rmSync("dist", { recursive: true, force: true });
 await build({
@@ -30,6 +49,7 @@ await build({
 	external,
 	define: { "process.env.NODE_ENV": '"production"' },
 	alias: { "react-devtools-core": "./scripts/devtools-stub.mjs" },
+	plugins: [yogaWithoutFetch],
 	// Bundled CommonJS (React) calls require(); give ESM chunks one.
 	banner: {
 		js: "import { createRequire as __xcshRequire } from 'node:module'; const require = __xcshRequire(import.meta.url);",

@@ -1,13 +1,13 @@
 import { userMessageText } from "../session/messages.js";
-import type { EntryShape } from "../session/session-entries.js";
+import type { EntryShape, EntryShapes } from "../session/session-entries.js";
 import type { StoredEntry } from "../session/types.js";
 import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData, parseCheckpointData } from "./checkpoint-data.js";
 
 /** What checkpoints are read from: a session's tree (a SessionManager or a read-only snapshot). */
 export interface CheckpointTree {
-	getSkeleton(): readonly EntryShape[];
+	getSkeleton(): EntryShapes;
 	getEntry(id: string): StoredEntry | undefined;
-	getBranchSkeleton(fromId?: string): readonly EntryShape[];
+	getBranchSkeleton(fromId?: string): EntryShapes;
 }
 
 /** A checkpoint entry of the session and what it records. */
@@ -51,7 +51,7 @@ export function checkpointAt(tree: CheckpointTree, entryId: string | null): Chec
 	const byId = new Map(all.map((record) => [record.entryId, record]));
 	const path = tree.getBranchSkeleton(entryId);
 	for (let i = path.length - 1; i >= 0; i--) {
-		const id = path[i]!.id;
+		const id = path.at(i)!.id;
 		const record = byId.get(id) ?? afterTurn.get(id);
 		if (record) return record;
 	}
@@ -62,7 +62,7 @@ export function checkpointAt(tree: CheckpointTree, entryId: string | null): Chec
 export function lastKnownCheckpoint(tree: CheckpointTree): CheckpointRecord | undefined {
 	const skeleton = tree.getSkeleton();
 	for (let i = skeleton.length - 1; i >= 0; i--) {
-		const record = checkpointOf(tree, skeleton[i]!);
+		const record = checkpointOf(tree, skeleton.at(i)!);
 		if (record) return record;
 	}
 	return undefined;
@@ -73,7 +73,7 @@ export function promptOf(tree: CheckpointTree, entryId: string | null): string |
 	if (entryId === null) return undefined;
 	const path = tree.getBranchSkeleton(entryId);
 	for (let i = path.length - 1; i >= 0; i--) {
-		const shape = path[i]!;
+		const shape = path.at(i)!;
 		if (shape.type !== "message") continue;
 		const entry = tree.getEntry(shape.id) as { message?: { role?: unknown; content?: unknown } } | undefined;
 		const text = userMessageText(entry?.message);

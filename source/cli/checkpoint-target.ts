@@ -21,7 +21,8 @@ export async function sessionPathOf(value: string | undefined, usage: string, io
 }
 
 /** An entry id or a unique prefix of one; says why on stderr when it names none or several. */
-export function entryIdOf(skeleton: readonly EntryShape[], value: string, io: CliIo): string | undefined {
+export function entryIdOf(shapes: Iterable<EntryShape>, value: string, io: CliIo): string | undefined {
+	const skeleton = [...shapes];
 	const exact = skeleton.find((shape) => shape.id === value);
 	if (exact) return exact.id;
 	const matches = value.length > 0 ? skeleton.filter((shape) => shape.id.startsWith(value)) : [];

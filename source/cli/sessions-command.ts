@@ -114,7 +114,7 @@ function printInfo(path: string, snapshot: SessionSnapshot, flags: SessionsFlags
 	const { header, report } = snapshot;
 	const headerProblem = report.headerProblem;
 	const version = headerProblem !== undefined ? null : (report.migratedFrom ?? header.version ?? 1);
-	const entries = snapshot.getSkeleton();
+	const entries = [...snapshot.getSkeleton()];
 	const context = snapshot.describeContext();
 	const roles = entries.map(messageRoleOf).filter((role): role is string => role !== undefined);
 	const summary = {

@@ -10,7 +10,7 @@ export const DUMP_LIMIT_BYTES = 8 * 1024 * 1024;
  * length without reading the body, entries in memory their serialised size; stops at the limit.
  */
 export function activePathExceeds(manager: SessionManager, limit: number = DUMP_LIMIT_BYTES): boolean {
-	const shapes = manager.getSkeleton();
+	const shapes = [...manager.getSkeleton()];
 	const byId = new Map(shapes.map((shape) => [shape.id, shape]));
 	let bytes = 0;
 	for (const id of pathIds(shapes, manager.getLeafId())) {

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { isLazy } from "../session/lazy-entry.js";
+import { type EntrySlot, isLazy, LazyEntry, SkeletonColumns } from "../session/lazy-entry.js";
 import { pathToEntry } from "../session/session-context.js";
 import type { EntryShape } from "../session/session-entries.js";
 import type { SessionManager } from "../session/session-manager.js";
@@ -64,7 +64,12 @@ export async function openExportFile(
 	const opened = await openSessionFile(path, new FileSessionStorage(), { lazyAboveBytes });
 	if (opened.kind === "missing") throw new Error(`File not found: ${path}`);
 	if (opened.kind !== "loaded") throw new Error(`Not a session file: ${path}`);
-	const { header, entries: slots } = opened.loaded;
+	const { header, entries } = opened.loaded;
+	// An export reads every entry anyway: a big session's rows are viewed as skeletons up front.
+	const slots: EntrySlot[] =
+		entries instanceof SkeletonColumns
+			? Array.from({ length: entries.size }, (_, i) => new LazyEntry(entries, i))
+			: entries;
 	const bodies = opened.bodies;
 	const body = (slot: (typeof slots)[number]): StoredEntry => {
 		if (!isLazy(slot)) return slot;
@@ -96,7 +101,7 @@ export async function managerExportSource(manager: SessionManager): Promise<Expo
 		path,
 		header: manager.getHeader(),
 		leafId: manager.getLeafId(),
-		shapes: manager.getSkeleton(),
+		shapes: [...manager.getSkeleton()],
 		bytes: await sizeOf(path),
 		entry: (id) => manager.getEntry(id),
 		entries: () => manager.iterateEntries(),

@@ -24,7 +24,8 @@ export class EntryBodies {
 	#path: string;
 	readonly #open: (path: string) => BodyFile;
 	readonly #blobs: BlobStorage;
-	readonly #recent = new Map<LazyEntry, StoredEntry>();
+	/** By the line's offset: a skeleton row's views are made afresh, the line is the same. */
+	readonly #recent = new Map<number, StoredEntry>();
 
 	/** `open` opens the file now; after `close()` the next read opens it again. */
 	constructor(path: string, open: (path: string) => BodyFile, blobs: BlobStorage) {
@@ -36,11 +37,12 @@ export class EntryBodies {
 
 	/** The entry, complete (blob references resolved). */
 	read(lazy: LazyEntry): StoredEntry {
-		const cached = this.#recent.get(lazy);
-		if (cached) {
+		const key = lazy.offset;
+		const cached = this.#recent.get(key);
+		if (cached?.id === lazy.id) {
 			// Most recently used last: the oldest key is dropped first.
-			this.#recent.delete(lazy);
-			this.#recent.set(lazy, cached);
+			this.#recent.delete(key);
+			this.#recent.set(key, cached);
 			return cached;
 		}
 		let entry: StoredEntry;
@@ -51,7 +53,7 @@ export class EntryBodies {
 		}
 		if (entry?.id !== lazy.id) throw new SessionFileChangedError(this.#path, lazy.id);
 		resolveBlobRefsSync(entry, this.#blobs);
-		this.#recent.set(lazy, entry);
+		this.#recent.set(key, entry);
 		if (this.#recent.size > RECENT_BODIES) this.#recent.delete(this.#recent.keys().next().value!);
 		return entry;
 	}

@@ -1,59 +1,123 @@
-import { type EntrySlot, isLazy, UNKNOWN_PARENT } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, LazyEntry, residentEntry, SkeletonColumns, UNKNOWN_PARENT } from "./lazy-entry.js";
+import { SlotPath } from "./slot-path.js";
+import type { StoredEntry } from "./types.js";
 
 /** Position of "no entry": a root's parent, a missing parent, a null leaf. */
 export const NO_POSITION = -1;
 
 /**
  * A session's entries in insertion order with each one's parent as a position, so a path is a walk
- * over numbers. The id → position map is only built when an id has to be looked up: a big session
- * opened from its cached skeleton (parents already positions) draws its first frame without it.
+ * over numbers. A big session's entries are rows of its skeleton columns (positions 0 … rows - 1,
+ * each viewed as a `LazyEntry` made when asked for: half a million objects made at open were most of
+ * a warm open's time and garbage), then the entries added since, as objects. The id → position map
+ * is only built when an id has to be looked up.
  */
 export class EntryTable {
-	readonly slots: EntrySlot[];
+	readonly #columns: SkeletonColumns | undefined;
+	/** How many leading positions are rows of `#columns`. */
+	readonly #rows: number;
+	/** Entries from position `#rows` on. */
+	readonly #added: EntrySlot[];
 	#parents: Int32Array;
 	#positions: Map<string, number> | undefined;
 
-	constructor(slots: EntrySlot[]) {
-		this.slots = slots;
-		this.#parents = new Int32Array(Math.max(16, slots.length + (slots.length >> 2)));
+	constructor(entries: readonly EntrySlot[] | SkeletonColumns) {
+		const columns = entries instanceof SkeletonColumns ? entries : undefined;
+		this.#columns = columns;
+		this.#rows = columns ? columns.size : 0;
+		this.#added = columns ? [] : [...(entries as readonly EntrySlot[])];
+		const size = this.size;
+		this.#parents = new Int32Array(Math.max(16, size + (size >> 2)));
+		if (columns) this.#rowParents(columns);
+		else this.#slotParents(this.#added);
+	}
+
+	/** Parents of a skeleton's rows: known positions (a warm open knows all), else the row before or an id lookup. */
+	#rowParents(columns: SkeletonColumns): void {
 		const unknown: number[] = [];
-		// Skeletons remember what is worked out here: caching them again (after a first open, an
-		// append) needs no id map, and a warm open finds every parent already known.
-		for (let i = 0; i < slots.length; i++) {
-			const slot = slots[i]!;
-			const lazy = isLazy(slot);
-			const cached = lazy ? slot.parentAt : UNKNOWN_PARENT;
+		for (let i = 0; i < this.#rows; i++) {
+			const cached = columns.parentAt(i);
 			if (cached !== UNKNOWN_PARENT) {
 				this.#parents[i] = cached;
 				continue;
 			}
-			if (slot.parentId === null) this.#parents[i] = NO_POSITION;
-			// Most entries follow their parent: no lookup needed for those.
-			else if (i > 0 && slots[i - 1]!.id === slot.parentId) this.#parents[i] = i - 1;
+			const parentId = columns.parentId(i);
+			if (parentId === null) this.#parents[i] = NO_POSITION;
+			else if (i > 0 && columns.hasId(i - 1, parentId)) this.#parents[i] = i - 1;
 			else {
 				unknown.push(i);
 				continue;
 			}
-			if (lazy) slot.parentAt = this.#parents[i]!;
+			// Remembered: caching the skeleton again needs no id map.
+			columns.setParentAt(i, this.#parents[i]!);
 		}
 		for (const i of unknown) {
-			const slot = slots[i]!;
-			this.#parents[i] = this.position(slot.parentId!) ?? NO_POSITION;
-			if (isLazy(slot)) slot.parentAt = this.#parents[i]!;
+			this.#parents[i] = this.position(columns.parentId(i)!) ?? NO_POSITION;
+			columns.setParentAt(i, this.#parents[i]!);
 		}
+	}
+
+	#slotParents(slots: readonly EntrySlot[]): void {
+		const unknown: number[] = [];
+		for (let i = 0; i < slots.length; i++) {
+			const slot = slots[i]!;
+			const cached = isLazy(slot) ? slot.parentAt : UNKNOWN_PARENT;
+			if (cached !== UNKNOWN_PARENT) this.#parents[i] = cached;
+			else if (slot.parentId === null) this.#parents[i] = NO_POSITION;
+			// Most entries follow their parent: no lookup needed for those.
+			else if (i > 0 && slots[i - 1]!.id === slot.parentId) this.#parents[i] = i - 1;
+			else unknown.push(i);
+		}
+		for (const i of unknown) this.#parents[i] = this.position(slots[i]!.parentId!) ?? NO_POSITION;
 	}
 
 	/** Number of entries. */
 	get size(): number {
-		return this.slots.length;
+		return this.#rows + this.#added.length;
+	}
+
+	/** The skeleton columns whose rows are the first entries, if the session was opened with its bodies on disk. */
+	get columns(): SkeletonColumns | undefined {
+		return this.#columns;
+	}
+
+	/** The entry at `position` (a skeleton row's view is made now: keep it only as long as needed). */
+	slot(position: number): EntrySlot {
+		return position < this.#rows ? new LazyEntry(this.#columns!, position) : this.#added[position - this.#rows]!;
+	}
+
+	/** The id of the entry at `position`. */
+	id(position: number): string {
+		return position < this.#rows ? this.#columns!.id(position) : this.#added[position - this.#rows]!.id;
+	}
+
+	/** The type of the entry at `position`. */
+	type(position: number): string {
+		return position < this.#rows ? this.#columns!.type(position) : this.#added[position - this.#rows]!.type;
+	}
+
+	/** The entry at `position` if its body is in memory now (a skeleton row's view is not made). */
+	resident(position: number): StoredEntry | undefined {
+		return position < this.#rows ? this.#columns!.pinned(position) : residentEntry(this.#added[position - this.#rows]!);
+	}
+
+	/** True when the entry at `position` has this id (a skeleton row's id string is not made). */
+	hasId(position: number, id: string): boolean {
+		return position < this.#rows ? this.#columns!.hasId(position, id) : this.#added[position - this.#rows]!.id === id;
+	}
+
+	/** Every entry, in order (a big session's views are made here: for callers that need them all). */
+	slots(): EntrySlot[] {
+		const all: EntrySlot[] = new Array(this.size);
+		for (let i = 0; i < all.length; i++) all[i] = this.slot(i);
+		return all;
 	}
 
 	/** Where the entry with this id is (the id index is built on the first call). */
 	position(id: string): number | undefined {
 		if (!this.#positions) {
 			const positions = new Map<string, number>();
-			const { slots } = this;
-			for (let i = 0; i < slots.length; i++) positions.set(slots[i]!.id, i);
+			for (let i = 0; i < this.size; i++) positions.set(this.id(i), i);
 			this.#positions = positions;
 		}
 		return this.#positions.get(id);
@@ -66,13 +130,13 @@ export class EntryTable {
 
 	/** Adds an entry whose parent is at `parent` (`NO_POSITION`: a root); returns its position. */
 	push(slot: EntrySlot, parent: number): number {
-		const at = this.slots.length;
+		const at = this.size;
 		if (at >= this.#parents.length) {
 			const grown = new Int32Array(this.#parents.length * 2);
 			grown.set(this.#parents);
 			this.#parents = grown;
 		}
-		this.slots.push(slot);
+		this.#added.push(slot);
 		this.#parents[at] = parent;
 		this.#positions?.set(slot.id, at);
 		return at;
@@ -82,27 +146,34 @@ export class EntryTable {
 	 * The path root → the entry at `position`, walking parents and reversing once. A parent cycle in
 	 * a damaged file stops the walk at the first entry seen twice instead of looping forever.
 	 */
-	path(position: number): EntrySlot[] {
-		return this.pathPositions(position).map((at) => this.slots[at]!);
+	path(position: number): SlotPath {
+		return new SlotPath(this, this.pathPositions(position));
 	}
 
 	/** `path` as positions, root first. */
-	pathPositions(position: number): number[] {
-		const positions: number[] = [];
-		let current = position;
+	pathPositions(position: number): Int32Array {
+		let length = 0;
 		// A path can be no longer than the number of entries; a longer walk means a parent cycle.
-		for (let steps = this.slots.length; current !== NO_POSITION && steps >= 0; steps--) {
-			positions.push(current);
+		for (let at = position, steps = this.size; at !== NO_POSITION && steps >= 0; steps--) {
+			length++;
+			at = this.#parents[at]!;
+		}
+		const positions = new Int32Array(length);
+		let current = position;
+		for (let i = length - 1; i >= 0; i--) {
+			positions[i] = current;
 			current = this.#parents[current]!;
 		}
-		if (current === NO_POSITION) return positions.reverse();
+		if (current === NO_POSITION) return positions;
+		// A cycle: keep the walk from the start up to the first entry seen twice, root first.
 		const seen = new Set<number>();
 		const kept: number[] = [];
-		for (const at of positions) {
+		for (let i = length - 1; i >= 0; i--) {
+			const at = positions[i]!;
 			if (seen.has(at)) break;
 			seen.add(at);
 			kept.push(at);
 		}
-		return kept.reverse();
+		return Int32Array.from(kept.reverse());
 	}
 }

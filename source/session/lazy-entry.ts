@@ -7,17 +7,23 @@ export { type EntryFacts, SkeletonColumns, UNKNOWN_PARENT, type UsageFacts } fro
 /**
  * An entry of a big session read from its file: its place in the tree, where its line is, and its
  * body when that is kept in memory (`pinned`: context state, the active context). Otherwise
- * `SessionEntries` reads the body when a caller asks for the entry. Everything but the body is a
- * row of the load's `SkeletonColumns`.
+ * `SessionEntries` reads the body when a caller asks for the entry. It is a view of one row of the
+ * load's `SkeletonColumns`, pinned body included: two views of a row are the same entry.
  */
 export class LazyEntry {
-	/** The body, when kept in memory. */
-	pinned: StoredEntry | undefined;
-
 	constructor(
 		readonly columns: SkeletonColumns,
 		readonly row: number,
 	) {}
+
+	/** The body, when kept in memory (held by the columns: views of a row are made and dropped freely). */
+	get pinned(): StoredEntry | undefined {
+		return this.columns.pinned(this.row);
+	}
+
+	set pinned(entry: StoredEntry | undefined) {
+		this.columns.setPinned(this.row, entry);
+	}
 
 	get type(): string {
 		return this.columns.type(this.row);
@@ -133,6 +139,22 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 	return facts;
 }
 
+/** Adds a row to `columns` for an entry parsed from the line at `offset`, its body pinned when `pin`; returns the row. */
+export function pushSkeleton(
+	columns: SkeletonColumns,
+	entry: StoredEntry,
+	offset: number,
+	length: number,
+	pin: boolean,
+): number {
+	const facts = factsOf(entry);
+	// The tree's filters need every entry's kind; a warm open has no bodies to find it in.
+	facts.kind = entryKind(entry);
+	const row = columns.push(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
+	if (pin) columns.setPinned(row, entry);
+	return row;
+}
+
 /** A skeleton (a new row of `columns`) for an entry parsed from the line at `offset`, its body pinned when `pin`. */
 export function skeletonOf(
 	columns: SkeletonColumns,
@@ -141,13 +163,7 @@ export function skeletonOf(
 	length: number,
 	pin: boolean,
 ): LazyEntry {
-	const facts = factsOf(entry);
-	// The tree's filters need every entry's kind; a warm open has no bodies to find it in.
-	facts.kind = entryKind(entry);
-	const row = columns.push(entry.type, entry.id, entry.parentId ?? null, entry.timestamp, offset, length, facts);
-	const skeleton = new LazyEntry(columns, row);
-	if (pin) skeleton.pinned = entry;
-	return skeleton;
+	return new LazyEntry(columns, pushSkeleton(columns, entry, offset, length, pin));
 }
 
 /** A skeleton of its own (tests, and entries made one at a time). */

@@ -1,6 +1,7 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { type EntrySlot, hasId, isLazy, residentEntry } from "./lazy-entry.js";
 import { createBranchSummaryMessage, createCompactionSummaryMessage, createCustomMessage } from "./messages.js";
+import { type EntrySlots, SlotPath } from "./slot-path.js";
 import {
 	type CompactionEntry,
 	isKnownEntry,
@@ -90,8 +91,8 @@ export type BodyOf = (slot: EntrySlot) => StoredEntry;
 const resident: BodyOf = (slot) => slot as StoredEntry;
 
 /** Index of the latest compaction on a path, or -1. */
-export function latestCompactionIndex(path: readonly EntrySlot[]): number {
-	for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === "compaction") return i;
+export function latestCompactionIndex(path: EntrySlots): number {
+	for (let i = path.length - 1; i >= 0; i--) if (path.at(i)!.type === "compaction") return i;
 	return -1;
 }
 
@@ -99,18 +100,15 @@ export function latestCompactionIndex(path: readonly EntrySlot[]): number {
  * Which part of a path is in the model's context: the latest compaction (index, -1 for none), and
  * the index the messages start at (the compaction's first kept entry, or the compaction, or 0).
  */
-export function contextRange(
-	path: readonly EntrySlot[],
-	body: BodyOf = resident,
-): { compaction: number; from: number } {
+export function contextRange(path: EntrySlots, body: BodyOf = resident): { compaction: number; from: number } {
 	const compaction = latestCompactionIndex(path);
 	if (compaction < 0) return { compaction, from: 0 };
-	const firstKept = (body(path[compaction]!) as CompactionEntry).firstKeptEntryId;
+	const firstKept = (body(path.at(compaction)!) as CompactionEntry).firstKeptEntryId;
 	// Backwards from the compaction: what it keeps is just before it, and a path can be half a
 	// million entries long (ids are unique, so the first match either way is the same entry).
 	let kept = -1;
 	for (let i = compaction - 1; i >= 0; i--) {
-		if (hasId(path[i]!, firstKept)) {
+		if (hasId(path.at(i)!, firstKept)) {
 			kept = i;
 			break;
 		}
@@ -121,24 +119,24 @@ export function contextRange(
 const MESSAGE_TYPES = new Set(["message", "custom_message", "branch_summary"]);
 
 /** How many messages `buildSessionContext` sends for a path, counted without reading bodies. */
-export function countContextMessages(path: readonly EntrySlot[], body: BodyOf = resident): number {
+export function countContextMessages(path: EntrySlots, body: BodyOf = resident): number {
 	const { compaction, from } = contextRange(path, body);
 	let count = compaction >= 0 ? 1 : 0;
-	for (let i = from; i < path.length; i++) if (i !== compaction && MESSAGE_TYPES.has(path[i]!.type)) count++;
+	for (let i = from; i < path.length; i++) if (i !== compaction && MESSAGE_TYPES.has(path.at(i)!.type)) count++;
 	return count;
 }
 
 /** The context items of a path root → leaf (see `ContextItems`); only their entries' bodies are read. */
-export function contextItemsOfPath(path: readonly EntrySlot[], body: BodyOf = resident): ContextItems {
+export function contextItemsOfPath(path: EntrySlots, body: BodyOf = resident): ContextItems {
 	const { compaction, from } = contextRange(path, body);
 	const items: ContextItem[] = [];
 	for (let i = from; i < path.length; i++) {
 		if (i === compaction) continue;
-		const entry = body(path[i]!);
+		const entry = body(path.at(i)!);
 		const message = messageOfEntry(entry);
 		if (message) items.push({ entryId: entry.id, message });
 	}
-	return compaction >= 0 ? { compaction: body(path[compaction]!) as CompactionEntry, items } : { items };
+	return compaction >= 0 ? { compaction: body(path.at(compaction)!) as CompactionEntry, items } : { items };
 }
 
 function resolveLeaf(
@@ -190,7 +188,7 @@ export function buildSessionContext(
  * `buildSessionContext` over a path root → leaf whose entries may be skeletons: the state comes from
  * entries kept in memory (and an assistant skeleton's model), the messages from the bodies in context.
  */
-export function sessionContextOfPath(path: readonly EntrySlot[], body: BodyOf = resident): SessionContext {
+export function sessionContextOfPath(path: EntrySlots, body: BodyOf = resident): SessionContext {
 	const context = contextStateOfPath(path);
 	const { compaction, items } = contextItemsOfPath(path, body);
 	if (compaction)
@@ -202,19 +200,14 @@ export function sessionContextOfPath(path: readonly EntrySlot[], body: BodyOf = 
 }
 
 /** The runtime state along a path (thinking level, models by role, rules, mode), with no messages: no body is read. */
-export function contextStateOfPath(path: readonly EntrySlot[]): SessionContext {
+export function contextStateOfPath(path: EntrySlots): SessionContext {
 	const context = emptySessionContext();
 	if (path.length === 0) return context;
 
-	let lastAssistantModel: string | undefined;
 	const rules = new Set<string>();
-	for (const slot of path) {
-		const entry = residentEntry(slot);
-		if (!entry) {
-			// Bodies left on disk are messages and the like: only an assistant's model is state.
-			if (isLazy(slot)) lastAssistantModel = slot.model ?? lastAssistantModel;
-			continue;
-		}
+	// Bodies left on disk are messages and the like: the state is in the entries kept in memory.
+	const residents = path instanceof SlotPath ? path.residents() : residentsOf(path);
+	for (const entry of residents) {
 		if (!isKnownEntry(entry)) continue;
 		switch (entry.type) {
 			case "thinking_level_change":
@@ -225,11 +218,6 @@ export function contextStateOfPath(path: readonly EntrySlot[]): SessionContext {
 				if (target) context.models[entry.role ?? "default"] = target;
 				break;
 			}
-			case "message":
-				if (entry.message.role === "assistant") {
-					lastAssistantModel = `${entry.message.provider}/${entry.message.model}`;
-				}
-				break;
 			case "ttsr_injection":
 				for (const rule of entry.injectedRules) rules.add(rule);
 				break;
@@ -241,8 +229,35 @@ export function contextStateOfPath(path: readonly EntrySlot[]): SessionContext {
 				break;
 		}
 	}
-	if (context.models.default === undefined && lastAssistantModel) context.models.default = lastAssistantModel;
+	if (context.models.default === undefined) {
+		const model = lastAssistantModel(path);
+		if (model) context.models.default = model;
+	}
 	context.injectedTtsrRules = [...rules];
 	if (context.modeData === undefined) delete context.modeData;
 	return context;
+}
+
+function residentsOf(path: EntrySlots): StoredEntry[] {
+	const found: StoredEntry[] = [];
+	for (const slot of path) {
+		const entry = residentEntry(slot);
+		if (entry) found.push(entry);
+	}
+	return found;
+}
+
+/** "provider/model" of the path's last assistant message (in memory, or known from its skeleton). */
+function lastAssistantModel(path: EntrySlots): string | undefined {
+	for (let i = path.length - 1; i >= 0; i--) {
+		const slot = path.at(i)!;
+		const entry = residentEntry(slot);
+		if (!entry) {
+			if (isLazy(slot) && slot.model !== undefined) return slot.model;
+			continue;
+		}
+		if (isKnownEntry(entry) && entry.type === "message" && entry.message.role === "assistant")
+			return `${entry.message.provider}/${entry.message.model}`;
+	}
+	return undefined;
 }

@@ -1,7 +1,15 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import type { EntryBodies } from "./entry-bodies.js";
-import { type EntryShape, isoNow, type NewEntry, type SessionInitOptions, withoutUndefined } from "./entry-fields.js";
+import {
+	type EntryShape,
+	type EntryShapes,
+	isoNow,
+	type NewEntry,
+	type PathShapes,
+	type SessionInitOptions,
+	withoutUndefined,
+} from "./entry-fields.js";
 import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
 import { type EntrySlot, factsOf, isLazy, type LazyEntry, residentEntry, type UsageFacts } from "./lazy-entry.js";
@@ -14,10 +22,12 @@ import {
 	sessionContextOfPath,
 } from "./session-context.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
+import type { SkeletonColumns } from "./skeleton-columns.js";
+import { SlotPath } from "./slot-path.js";
 import { buildSummaryTree, type SummaryTreeNode } from "./summary-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
-export type { EntryShape, SessionInitOptions };
+export type { EntryShape, EntryShapes, PathShapes, SessionInitOptions };
 
 /** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
 const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
@@ -37,7 +47,7 @@ export abstract class SessionEntries {
 	#hasAssistant = false;
 	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 	#bodies: EntryBodies | undefined;
-	#lastPath: { id: string; path: readonly EntrySlot[] } | undefined;
+	#lastPath: { id: string; path: SlotPath } | undefined;
 	/** Bumped whenever entries are added or replaced. */
 	#edition = 0;
 	#summaryTree: { edition: number; roots: WeakRef<SummaryTreeNode[]> } | undefined;
@@ -63,7 +73,7 @@ export abstract class SessionEntries {
 	 * Replaces every entry (load, new session); the leaf becomes the last entry. Skeletons among
 	 * them are read through `bodies` when asked for; the active path's context is read at once.
 	 */
-	protected adoptEntries(entries: EntrySlot[], bodies?: EntryBodies): void {
+	protected adoptEntries(entries: EntrySlot[] | SkeletonColumns, bodies?: EntryBodies): void {
 		this.#bodies?.close();
 		this.#bodies = bodies;
 		this.#lastPath = undefined;
@@ -73,10 +83,23 @@ export abstract class SessionEntries {
 		this.#children = undefined;
 		this.#hasAssistant = false;
 		this.#usage = { input: 0, output: 0, cacheRead: 0, cost: 0 };
-		for (const entry of entries) this.#index(entry);
-		this.#leafAt = entries.length - 1;
-		this.#leafId = entries.length > 0 ? entries[entries.length - 1]!.id : null;
+		if (Array.isArray(entries)) for (const entry of entries) this.#index(entry);
+		else this.#indexRows(entries as SkeletonColumns);
+		const size = this.#table.size;
+		this.#leafAt = size - 1;
+		this.#leafId = size > 0 ? this.#table.id(size - 1) : null;
 		if (bodies) this.#keepContextResident();
+	}
+
+	/** `#index` of every row at once: labels from the pinned label entries, totals from the usage column. */
+	#indexRows(columns: SkeletonColumns): void {
+		const labels: [number, StoredEntry][] = [];
+		for (const pin of columns.pins()) if (pin[1].type === "label") labels.push(pin);
+		labels.sort((a, b) => a[0] - b[0]);
+		for (const [, entry] of labels) this.#index(entry);
+		const totals = columns.assistantTotals();
+		this.#hasAssistant = totals.any;
+		this.#usage = totals.usage;
 	}
 
 	/** Where skeletons' bodies are read from (undefined: every entry is in memory). */
@@ -94,7 +117,7 @@ export abstract class SessionEntries {
 		const { from } = contextRange(path, (slot) => this.#body(slot));
 		let budget = PINNED_CONTEXT_BYTES;
 		for (let i = path.length - 1; i >= from && budget > 0; i--) {
-			const slot = path[i]!;
+			const slot = path.at(i)!;
 			if (!isLazy(slot) || slot.pinned) continue;
 			budget -= slot.length;
 			slot.pinned = this.#body(slot);
@@ -110,11 +133,11 @@ export abstract class SessionEntries {
 	}
 
 	/** The path root → `fromId`; the last one asked for is kept (entries never move, so it stays right). */
-	#pathSlots(fromId: string | null): readonly EntrySlot[] {
-		if (fromId === null) return [];
+	#pathSlots(fromId: string | null): SlotPath {
+		if (fromId === null) return new SlotPath(this.#table, new Int32Array(0));
 		if (this.#lastPath?.id === fromId) return this.#lastPath.path;
 		const at = fromId === this.#leafId ? this.#leafAt : this.#table.position(fromId);
-		if (at === undefined) return [];
+		if (at === undefined) return new SlotPath(this.#table, new Int32Array(0));
 		const path = this.#table.path(at);
 		this.#lastPath = { id: fromId, path };
 		return path;
@@ -132,7 +155,7 @@ export abstract class SessionEntries {
 
 	/** The live entry array, for persistence snapshots (never handed out). */
 	protected get entriesView(): readonly EntrySlot[] {
-		return this.#table.slots;
+		return this.#table.slots();
 	}
 
 	#index(entry: EntrySlot): void {
@@ -167,7 +190,7 @@ export abstract class SessionEntries {
 		this.#index(entry);
 		// The new leaf's path is its parent's plus itself: a 100k-entry path is not walked again.
 		if (this.#lastPath && this.#lastPath.id === this.#leafId)
-			this.#lastPath = { id: entry.id, path: [...this.#lastPath.path, entry] };
+			this.#lastPath = { id: entry.id, path: this.#lastPath.path.with(at) };
 		this.#leafId = entry.id;
 		this.#leafAt = at;
 		this.#edition++;
@@ -277,7 +300,9 @@ export abstract class SessionEntries {
 
 	/** All entries (header excluded) in insertion order (a big session's bodies are all read: prefer narrower calls). */
 	getEntries(): StoredEntry[] {
-		return this.#table.slots.map((slot) => this.#body(slot));
+		const entries: StoredEntry[] = new Array(this.#table.size);
+		for (let i = 0; i < entries.length; i++) entries[i] = this.#body(this.#table.slot(i));
+		return entries;
 	}
 
 	/**
@@ -285,12 +310,12 @@ export abstract class SessionEntries {
 	 * reaches them and can be dropped after, so memory stays that of one entry.
 	 */
 	*iterateEntries(): Generator<StoredEntry> {
-		for (const slot of this.#table.slots) yield this.#body(slot);
+		for (let i = 0; i < this.#table.size; i++) yield this.#body(this.#table.slot(i));
 	}
 
 	/** The tree's shape without bodies: id, parent, type and time of every entry, in insertion order. */
-	getSkeleton(): readonly EntryShape[] {
-		return this.#table.slots;
+	getSkeleton(): EntryShapes {
+		return SlotPath.all(this.#table);
 	}
 
 	/** One entry by id. */
@@ -311,7 +336,7 @@ export abstract class SessionEntries {
 
 	#slot(id: string): EntrySlot | undefined {
 		const at = this.#table.position(id);
-		return at === undefined ? undefined : this.#table.slots[at];
+		return at === undefined ? undefined : this.#table.slot(at);
 	}
 
 	/** The current leaf (null before the first entry or after resetLeaf). */
@@ -343,7 +368,7 @@ export abstract class SessionEntries {
 	}
 
 	/** `getBranch` without bodies: the shape of each entry on the path root → `fromId` (default: the leaf). */
-	getBranchSkeleton(fromId?: string): readonly EntryShape[] {
+	getBranchSkeleton(fromId?: string): PathShapes {
 		return this.#pathSlots(fromId ?? this.#leafId);
 	}
 
@@ -355,7 +380,7 @@ export abstract class SessionEntries {
 
 	/** Direct children of an entry, in insertion order. */
 	getChildren(id: string): StoredEntry[] {
-		this.#children ??= new ChildIndex(this.#table.slots);
+		this.#children ??= new ChildIndex(this.#table.slots());
 		return this.#children.get(id).map((slot) => this.#body(slot));
 	}
 
@@ -370,8 +395,8 @@ export abstract class SessionEntries {
 	}
 
 	/** The path `buildSessionContext` reads: root → leaf. */
-	#contextPath(): readonly EntrySlot[] {
-		return this.#leafId === null ? [] : this.#pathSlots(this.#leafId);
+	#contextPath(): SlotPath {
+		return this.#pathSlots(this.#leafId);
 	}
 
 	/** `buildSessionContext()`'s state and message count, without reading any message body. */

@@ -1,4 +1,4 @@
-import { type LazyEntry, mayStayOnDisk, SkeletonColumns, skeletonOf } from "./lazy-entry.js";
+import { mayStayOnDisk, pushSkeleton, SkeletonColumns } from "./lazy-entry.js";
 import type { ScannedLine } from "./line-scan.js";
 import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
 import {
@@ -12,7 +12,10 @@ import {
 /** Why a `message` entry that holds no message is skipped (the doctor uses the same words). */
 export const MESSAGE_WITHOUT_MESSAGE = "message entry has no message object";
 
-/** What reading a session found. `E` is what entries are held as: parsed, or skeletons too. */
+/**
+ * What reading a session found. `E` is what the entries are held as: parsed objects, or (a big v3
+ * file read lazily) the rows of one `SkeletonColumns`.
+ */
 export type SessionRead<E> =
 	| { kind: "empty" }
 	| { kind: "invalid"; reason: string }
@@ -20,7 +23,7 @@ export type SessionRead<E> =
 			kind: "ok";
 			header: SessionHeader;
 			/** Entries in file order (header excluded). */
-			entries: E[];
+			entries: E;
 			/** Lines that were skipped: unparseable, too long, not objects, without a type or id, or duplicate ids. */
 			skipped: JsonlLineError[];
 			/** The file does not end with a newline: the next append must start a new line first. */
@@ -42,13 +45,14 @@ function describeError(error: unknown): string {
  * Turns a session's lines into its header and entries with the loader's rules: the first non-blank
  * line must be a header; unreadable lines are skipped and reported; entries of v2+ files need a
  * unique string id (v1 entries get theirs from the migration). With `lazy`, a v3 file's big
- * entries are kept as skeletons (`LazyEntry`) whose bodies stay on disk.
+ * entries are kept as skeleton rows (`SkeletonColumns`) whose bodies stay on disk.
  */
 export class SessionLineParser {
 	readonly #lazy: boolean;
 	#header: SessionHeader | undefined;
 	#invalid: string | undefined;
-	#entries: (StoredEntry | LazyEntry)[] = [];
+	/** Entries held as objects (a small file, or one a skeleton cannot be made of). */
+	#entries: StoredEntry[] = [];
 	/** Line number of each entry, for the id checks a header without a version defers. */
 	readonly #lines: number[] = [];
 	readonly #skipped: JsonlLineError[] = [];
@@ -56,8 +60,7 @@ export class SessionLineParser {
 	#someId = false;
 	/** Ids taken so far; for a resumed skeleton, made from it only when a line after it needs the check. */
 	#seen: Set<string> | undefined;
-	#resumed: readonly LazyEntry[] = [];
-	/** Where this load's skeletons are rows (made on the first one). */
+	/** Where this load's skeletons are rows (made on the first one, or the resumed cache's). */
 	#columns: SkeletonColumns | undefined;
 
 	constructor(options: { lazy?: boolean } = {}) {
@@ -67,17 +70,14 @@ export class SessionLineParser {
 	/** A parser that goes on from a cached skeleton: the lines after it are read as if they followed. */
 	static resume(
 		header: SessionHeader,
-		entries: readonly LazyEntry[],
+		columns: SkeletonColumns,
 		skipped: readonly JsonlLineError[],
 	): SessionLineParser {
 		const parser = new SessionLineParser({ lazy: true });
 		parser.#header = header;
-		// A copy, not push(...entries): half a million arguments overflow the stack.
-		parser.#entries = entries.slice();
-		parser.#resumed = entries;
-		parser.#columns = entries[0]?.columns;
+		parser.#columns = columns;
 		for (const line of skipped) parser.#skipped.push(line);
-		parser.#someId = entries.length > 0;
+		parser.#someId = columns.size > 0;
 		return parser;
 	}
 
@@ -151,7 +151,7 @@ export class SessionLineParser {
 			return;
 		}
 		this.#columns ??= new SkeletonColumns();
-		this.#entries.push(skeletonOf(this.#columns, entry, line.offset, line.length, !mayStayOnDisk(entry)));
+		pushSkeleton(this.#columns, entry, line.offset, line.length, !mayStayOnDisk(entry));
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {
@@ -160,7 +160,11 @@ export class SessionLineParser {
 			return false;
 		}
 		// A warm open with nothing appended never builds the set of half a million ids.
-		this.#seen ??= new Set(this.#resumed.map((resumed) => resumed.id));
+		if (!this.#seen) {
+			this.#seen = new Set();
+			const columns = this.#columns;
+			for (let row = 0; columns && row < columns.size; row++) this.#seen.add(columns.id(row));
+		}
 		if (this.#seen.has(entry.id)) {
 			this.#skipped.push({ line, message: `duplicate entry id ${entry.id}` });
 			return false;
@@ -170,12 +174,12 @@ export class SessionLineParser {
 	}
 
 	/** The result once every line was pushed. */
-	finish(missingFinalNewline: boolean): SessionRead<StoredEntry | LazyEntry> {
+	finish(missingFinalNewline: boolean): SessionRead<StoredEntry[] | SkeletonColumns> {
 		if (this.#invalid) return { kind: "invalid", reason: this.#invalid };
 		const header = this.#header;
 		if (!header) return { kind: "empty" };
 		const version = checkHeaderVersion(header, this.#someId);
-		let entries = this.#entries;
+		let entries: StoredEntry[] | SkeletonColumns = this.#columns ?? this.#entries;
 		if (!this.#idsChecked && version.kind !== "legacy") {
 			// A damaged version over a tree: the same id rules as any v2+ file.
 			entries = this.#entries.filter((entry, i) => this.#acceptId(entry as { id?: unknown }, this.#lines[i]!));

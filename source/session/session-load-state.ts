@@ -1,9 +1,9 @@
 import { resolveBlobRefs } from "./blob-refs.js";
-import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
 import { migrateSessionEntries } from "./migrations.js";
 import { describeMalformedVersion } from "./session-header.js";
 import type { SessionFileRead, SessionSkeletonRead } from "./session-loader.js";
 import type { SessionStorage } from "./session-storage.js";
+import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** What loading the current file found, for callers that want to tell the person. */
@@ -23,8 +23,8 @@ export interface SessionLoadReport {
 /** A loaded, migrated session file, ready to adopt. */
 export interface LoadedState {
 	header: SessionHeader;
-	/** In memory, or skeletons whose bodies are on disk (a big v3 file read with `readSessionSkeleton`). */
-	entries: EntrySlot[];
+	/** In memory, or the rows of a big v3 file read with `readSessionSkeleton` (bodies on disk). */
+	entries: StoredEntry[] | SkeletonColumns;
 	report: SessionLoadReport;
 	migrated: boolean;
 	/** True when some entries are skeletons. */
@@ -44,25 +44,22 @@ export async function loadState(
 	if (read.kind === "invalid") throw notASessionFile(path);
 	if (read.kind !== "ok") return undefined;
 	if ("header" in read) {
-		const lazy = read.entries.some(isLazy);
+		const rows = read.entries;
 		// Skeletons are only made of v3 files, which need no migration.
-		if (!lazy) {
-			const all = [read.header, ...(read.entries as StoredEntry[])];
+		if (!(rows instanceof SkeletonColumns)) {
+			const all = [read.header, ...rows];
 			return loadState(path, { ...read, entries: all }, storage);
 		}
 		const resident: StoredEntry[] = [];
-		for (const slot of read.entries) {
-			const entry = residentEntry(slot);
-			if (entry) resident.push(entry);
-		}
+		for (const [, entry] of rows.pins()) resident.push(entry);
 		const unresolvedBlobs = await resolveBlobRefs(resident, storage.blobs);
 		const report: SessionLoadReport = {
 			skippedLines: read.skipped,
 			tornTail: read.missingFinalNewline,
 			unresolvedBlobs,
-			entriesOnDisk: read.entries.length - resident.length,
+			entriesOnDisk: rows.size - resident.length,
 		};
-		return { header: read.header, entries: read.entries, report, migrated: false, lazy };
+		return { header: read.header, entries: rows, report, migrated: false, lazy: true };
 	}
 	const migratedFrom = migrateSessionEntries(read.entries);
 	const unresolvedBlobs = await resolveBlobRefs(read.entries, storage.blobs);

@@ -1,8 +1,8 @@
-import type { LazyEntry } from "./lazy-entry.js";
 import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
 import { isSessionHeader, type VersionCheck } from "./session-header.js";
 import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
+import { SkeletonColumns } from "./skeleton-columns.js";
 import type { FileEntry, JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
 
 /** What reading a session file found. */
@@ -50,20 +50,23 @@ export interface ScanCoverage {
 /** A session read with its big entries left on disk, and how much of the file that covers. */
 export type SessionSkeletonRead =
 	| { kind: "missing" }
-	| (SessionRead<StoredEntry | LazyEntry> & { covered?: ScanCoverage });
+	| (SessionRead<StoredEntry[] | SkeletonColumns> & { covered?: ScanCoverage });
 
 /** A cached skeleton to go on from instead of reading the whole file. */
 export interface SkeletonResume {
 	header: SessionHeader;
-	entries: readonly LazyEntry[];
+	/** Its rows, which the read extends with what was appended. */
+	columns: SkeletonColumns;
 	skipped: readonly JsonlLineError[];
 	covered: ScanCoverage;
 }
 
-function toFileRead(read: SessionRead<StoredEntry | LazyEntry>): SessionFileRead {
+function toFileRead(read: SessionRead<StoredEntry[] | SkeletonColumns>): SessionFileRead {
 	if (read.kind !== "ok") return read;
 	const { header, entries, skipped, missingFinalNewline, version } = read;
-	return { kind: "ok", entries: [header, ...(entries as StoredEntry[])], skipped, missingFinalNewline, version };
+	// A parser made without `lazy` keeps every entry as an object.
+	if (entries instanceof SkeletonColumns) throw new Error("a full read made skeletons");
+	return { kind: "ok", entries: [header, ...entries], skipped, missingFinalNewline, version };
 }
 
 /** Splits text into the lines a file scan would report (byte offsets included). */
@@ -144,7 +147,7 @@ export async function readSessionSkeleton(
 	resume?: SkeletonResume,
 ): Promise<SessionSkeletonRead> {
 	const parser = resume
-		? SessionLineParser.resume(resume.header, resume.entries, resume.skipped)
+		? SessionLineParser.resume(resume.header, resume.columns, resume.skipped)
 		: new SessionLineParser({ lazy: true });
 	const scanned = await scanInto(path, storage, parser, progress, resume?.covered);
 	if (!scanned) return { kind: "missing" };

@@ -24,6 +24,7 @@ import { openSessionFile } from "./session-open.js";
 import { getDefaultSessionDir, sessionFileName } from "./session-paths.js";
 import { type PersistedSlot, SessionPersistence } from "./session-persistence.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
+import type { SkeletonColumns } from "./skeleton-columns.js";
 import { skeletonLinesFor } from "./skeleton-lines.js";
 import { writeTerminalBreadcrumb } from "./terminal-breadcrumb.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionInfo } from "./types.js";
@@ -226,7 +227,7 @@ export class SessionManager extends SessionEntries {
 		if (breadcrumb) writeTerminalBreadcrumb(this.#storage, this.#cwd, target);
 	}
 
-	#adopt(header: SessionHeader, entries: EntrySlot[], bodies?: EntryBodies): void {
+	#adopt(header: SessionHeader, entries: EntrySlot[] | SkeletonColumns, bodies?: EntryBodies): void {
 		this.#header = header;
 		this.adoptEntries(entries, bodies);
 		this.#persistence.setSkeletonLines(bodies && skeletonLinesFor(bodies, this.#storage));

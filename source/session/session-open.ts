@@ -1,6 +1,5 @@
 import { log } from "../logger.js";
 import { EntryBodies } from "./entry-bodies.js";
-import { isLazy, type LazyEntry } from "./lazy-entry.js";
 import { type LoadedState, loadState } from "./session-load-state.js";
 import {
 	type ReadProgress,
@@ -13,6 +12,7 @@ import {
 } from "./session-loader.js";
 import type { SessionStorage, StorageStat } from "./session-storage.js";
 import { coverHashes, decodeSkeleton, encodeSkeleton } from "./skeleton-cache.js";
+import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader } from "./types.js";
 
 /**
@@ -60,7 +60,7 @@ async function cachedSkeleton(
 	if (hashes.headHash !== skeleton.file.headHash || hashes.tailHash !== skeleton.file.tailHash) return undefined;
 	return {
 		header: skeleton.header,
-		entries: skeleton.entries,
+		columns: skeleton.columns,
 		skipped: skeleton.skipped,
 		covered: { bytes: skeleton.file.bytes, nextLineNumber: skeleton.nextLineNumber },
 	};
@@ -69,7 +69,8 @@ async function cachedSkeleton(
 /** What a skeleton cache is made of. */
 export interface SkeletonToCache {
 	header: SessionHeader;
-	entries: readonly LazyEntry[];
+	/** The entries, as rows 0 … size - 1. */
+	columns: SkeletonColumns;
 	skipped: readonly JsonlLineError[];
 	covered: ScanCoverage;
 }
@@ -87,16 +88,15 @@ export async function cacheSkeleton(file: string, storage: SessionStorage, skele
 		header: skeleton.header,
 		skipped: [...skeleton.skipped],
 		nextLineNumber: skeleton.covered.nextLineNumber,
-		entries: [...skeleton.entries],
+		columns: skeleton.columns,
 	});
 	await storage.skeletons.write(file, bytes);
 }
 
 async function saveSkeleton(file: string, storage: SessionStorage, read: SessionSkeletonRead): Promise<void> {
-	if (read.kind !== "ok" || !read.covered) return;
-	const entries = read.entries.filter(isLazy) as LazyEntry[];
-	if (entries.length !== read.entries.length) return;
-	await cacheSkeleton(file, storage, { header: read.header, entries, skipped: read.skipped, covered: read.covered });
+	if (read.kind !== "ok" || !read.covered || !(read.entries instanceof SkeletonColumns)) return;
+	const skeleton = { header: read.header, columns: read.entries, skipped: read.skipped, covered: read.covered };
+	await cacheSkeleton(file, storage, skeleton);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { LazyEntry } from "./lazy-entry.js";
 import { decodeColumns, encodeColumns } from "./skeleton-binary.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
@@ -35,7 +34,8 @@ export interface Skeleton {
 	skipped: JsonlLineError[];
 	/** Number of the line after the last one covered. */
 	nextLineNumber: number;
-	entries: LazyEntry[];
+	/** The entries, as rows 0 … size - 1 (pinned bodies of the context's state included). */
+	columns: SkeletonColumns;
 }
 
 /** What the cache holds beside the columns. */
@@ -61,55 +61,31 @@ export async function coverHashes(
 	};
 }
 
-/** True when `entries` are rows 0 … n-1 of one columns object, in order: their columns are the cache's. */
-function oneLoad(entries: readonly LazyEntry[]): SkeletonColumns | undefined {
-	const columns = entries[0]?.columns;
-	if (!columns) return undefined;
-	for (let i = 0; i < entries.length; i++) {
-		const entry = entries[i]!;
-		if (entry.columns !== columns || entry.row !== i) return undefined;
-	}
-	return columns;
-}
-
 /** Encodes a skeleton: columns of numbers and shared strings, so a million entries decode quickly. */
 export function encodeSkeleton(skeleton: Skeleton): Buffer {
-	const { entries } = skeleton;
-	const n = entries.length;
-	let columns = oneLoad(entries);
-	if (!columns) {
-		columns = new SkeletonColumns();
-		for (const e of entries) columns.push(e.type, e.id, e.parentId, e.timestamp, e.offset, e.length, e.facts);
-	}
-	// Parent positions come from the entries when the session worked them out; else from an id map.
-	let index: Map<string, number> | undefined;
+	const { columns } = skeleton;
+	const n = columns.size;
 	const data = columns.data();
+	// Parent positions are the ones the session worked out; the others come from an id map.
+	let index: Map<string, number> | undefined;
 	for (let i = 0; i < n; i++) {
-		const entry = entries[i]!;
-		if (entry.parentAt >= 0 && data.parents[i] === entry.parentAt) continue;
-		if (entry.parentAt >= 0) {
-			data.parents[i] = entry.parentAt;
-			continue;
-		}
-		const parentId = entry.parentId;
+		if (data.parents[i]! >= 0) continue;
+		const parentId = columns.parentId(i);
 		if (parentId === null) {
 			data.parents[i] = -1;
 			continue;
 		}
 		if (!index) {
 			index = new Map();
-			for (let j = 0; j < n; j++) index.set(entries[j]!.id, j);
+			for (let j = 0; j < n; j++) index.set(columns.id(j), j);
 		}
-		const parent = index.get(parentId);
-		data.parents[i] = parent ?? -1;
+		data.parents[i] = index.get(parentId) ?? -1;
 	}
 	// Dangling parents keep their ids; parents found by position need none.
 	data.oddParents = data.oddParents.filter(([i]) => data.parents[i]! < 0);
 	const pinned: [number, StoredEntry][] = [];
-	for (let i = 0; i < n; i++) {
-		const entry = entries[i]!;
-		if (entry.pinned && KEPT_PINNED.has(entry.type)) pinned.push([i, entry.pinned]);
-	}
+	for (const [i, entry] of columns.pins()) if (i < n && KEPT_PINNED.has(entry.type)) pinned.push([i, entry]);
+	pinned.sort((a, b) => a[0] - b[0]);
 	const extra: Extra = {
 		file: skeleton.file,
 		header: skeleton.header,
@@ -130,14 +106,12 @@ export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {
 	const extra = decoded.extra as Extra;
 	if (!extra?.file || !extra.header || !Array.isArray(extra.pinned)) return undefined;
 	const columns = new SkeletonColumns(decoded.columns);
-	const entries: LazyEntry[] = new Array(columns.size);
-	for (let i = 0; i < entries.length; i++) entries[i] = new LazyEntry(columns, i);
-	for (const [i, entry] of extra.pinned) if (entries[i]) entries[i].pinned = entry;
+	for (const [i, entry] of extra.pinned) if (i >= 0 && i < columns.size) columns.setPinned(i, entry);
 	return {
 		file: extra.file,
 		header: extra.header,
 		skipped: extra.skipped ?? [],
 		nextLineNumber: extra.nextLineNumber,
-		entries,
+		columns,
 	};
 }

@@ -1,5 +1,6 @@
 import type { TreeRowKind } from "./entry-summary.js";
 import { IdList } from "./id-list.js";
+import type { StoredEntry } from "./types.js";
 
 /** What an assistant message cost, kept in the skeleton so totals need no bodies. */
 export interface UsageFacts {
@@ -113,6 +114,8 @@ export class SkeletonColumns {
 	#usageCount: number;
 	readonly #kindNames: Names;
 	#kinds: Uint8Array;
+	/** Bodies kept in memory (context state, the active context), by row: a row's view is made and dropped freely. */
+	readonly #pins = new Map<number, StoredEntry>();
 
 	constructor(data?: ColumnData) {
 		this.#size = data?.ids.length ?? 0;
@@ -295,6 +298,38 @@ export class SkeletonColumns {
 			else high = mid - 1;
 		}
 		return undefined;
+	}
+
+	/** The body kept in memory for row `at`, if any. */
+	pinned(at: number): StoredEntry | undefined {
+		return this.#pins.get(at);
+	}
+
+	/** Keeps (or, with undefined, stops keeping) row `at`'s body in memory. */
+	setPinned(at: number, entry: StoredEntry | undefined): void {
+		if (entry) this.#pins.set(at, entry);
+		else this.#pins.delete(at);
+	}
+
+	/** Every row whose body is kept, with it. */
+	pins(): IterableIterator<[number, StoredEntry]> {
+		return this.#pins.entries();
+	}
+
+	/** Whether any row is an assistant message, and the sum of every row's usage (a session's totals). */
+	assistantTotals(): { any: boolean; usage: UsageFacts } {
+		const usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
+		const values = this.#usage;
+		for (let k = 0; k < this.#usageCount; k++) {
+			usage.input += values[4 * k]!;
+			usage.output += values[4 * k + 1]!;
+			usage.cacheRead += values[4 * k + 2]!;
+			usage.cost += values[4 * k + 3]!;
+		}
+		// Rows with usage are assistant messages; without any, look for one without usage.
+		const assistant = this.#roleNames.list.indexOf("assistant") + 1;
+		const any = this.#usageCount > 0 || (assistant > 0 && this.#roles.subarray(0, this.#size).includes(assistant));
+		return { any, usage };
 	}
 
 	/** The row's facts as one object (for a cache being written). */

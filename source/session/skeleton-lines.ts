@@ -13,12 +13,13 @@ import type { SessionHeader } from "./types.js";
 function cacheRewritten(file: string, slots: readonly PersistedSlot[], storage: SessionStorage): void {
 	let count = 0;
 	while (count + 1 < slots.length && isLazy(slots[count + 1]!)) count++;
-	const entries = slots.slice(1, count + 1) as LazyEntry[];
-	const last = entries.at(-1);
-	if (!last) return;
+	const last = count > 0 ? (slots[count] as LazyEntry) : undefined;
+	// The cache is the load's columns: only when the file starts with every row of them, in order.
+	if (!last || last.row !== count - 1 || last.columns.size !== count) return;
 	const header = slots[0] as SessionHeader;
 	const covered = { bytes: last.offset + last.length + 1, nextLineNumber: count + 2 };
-	void cacheSkeleton(file, storage, { header, entries, skipped: [], covered }).catch((error: unknown) =>
+	const skeleton = { header, columns: last.columns, skipped: [], covered };
+	void cacheSkeleton(file, storage, skeleton).catch((error: unknown) =>
 		log.warn(`Could not cache the skeleton of ${file}: ${String(error)}`),
 	);
 }

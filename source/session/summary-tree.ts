@@ -1,6 +1,6 @@
 import { type EntrySummary, summarizeEntry, type TreeRowKind } from "./entry-summary.js";
 import { type EntryTable, NO_POSITION } from "./entry-table.js";
-import { type EntrySlot, isLazy, LazyEntry, residentEntry, type SkeletonColumns } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, residentEntry } from "./lazy-entry.js";
 import { kindCode, modelOfNodes, type TreeModel } from "./tree-model.js";
 import type { StoredEntry } from "./types.js";
 
@@ -93,11 +93,11 @@ class TableTreeModel implements TreeModel {
 	}
 
 	id(position: number): string {
-		return this.#table.slots[position]!.id;
+		return this.#table.id(position);
 	}
 
 	kind(position: number): TreeRowKind {
-		const slot = this.#table.slots[position]!;
+		const slot = this.#table.slot(position);
 		// A skeleton knows its kind; an entry in memory is summarised (and its text kept for the row).
 		if (isLazy(slot) && !slot.pinned && slot.kind !== undefined) return slot.kind;
 		return this.node(position).kind;
@@ -110,28 +110,18 @@ class TableTreeModel implements TreeModel {
 		const codes = new Uint8Array(this.size);
 		const from = known ? Math.min(known.length, this.size) : 0;
 		if (known) codes.set(known.subarray(0, from));
-		const { slots } = this.#table;
-		// Skeletons' kinds straight from their columns (one translation per columns object).
-		let columns: SkeletonColumns | undefined;
-		let column: Uint8Array = new Uint8Array(0);
-		let translated: number[] = [];
-		for (let p = from; p < codes.length; p++) {
-			const slot = slots[p]!;
-			if (slot instanceof LazyEntry && !slot.pinned) {
-				if (slot.columns !== columns) {
-					columns = slot.columns;
-					const kinds = columns.kindColumn();
-					column = kinds.codes;
-					translated = kinds.names.map(kindCode);
-				}
-				const code = column[slot.row]!;
-				if (code !== 0) {
-					codes[p] = translated[code - 1]!;
-					continue;
-				}
+		// Skeletons' kinds straight from their columns (rows first in the table; translated once).
+		const columns = this.#table.columns;
+		const rows = columns ? Math.min(columns.size, codes.length) : 0;
+		if (columns && from < rows) {
+			const kinds = columns.kindColumn();
+			const translated = kinds.names.map(kindCode);
+			for (let p = from; p < rows; p++) {
+				const code = kinds.codes[p]!;
+				codes[p] = code !== 0 && !columns.pinned(p) ? translated[code - 1]! : kindCode(this.kind(p));
 			}
-			codes[p] = kindCode(this.kind(p));
 		}
+		for (let p = Math.max(from, rows); p < codes.length; p++) codes[p] = kindCode(this.kind(p));
 		tableKinds.set(this.#table, codes);
 		this.#kindCodes = codes;
 		return codes;
@@ -156,7 +146,7 @@ class TableTreeModel implements TreeModel {
 	pathTo(id: string | null): readonly number[] {
 		if (id === null) return [];
 		const at = this.#positionOf(id);
-		return at === undefined ? [] : this.#table.pathPositions(at);
+		return at === undefined ? [] : Array.from(this.#table.pathPositions(at));
 	}
 
 	sameOrder(other: TreeModel): boolean {
@@ -166,7 +156,7 @@ class TableTreeModel implements TreeModel {
 	node(position: number): SummaryNode {
 		let node = this.#nodes.get(position);
 		if (node === undefined) {
-			node = new SummaryNode(this, position, this.#table.slots[position]!, this.#read, this.label(position));
+			node = new SummaryNode(this, position, this.#table.slot(position), this.#read, this.label(position));
 			this.#nodes.set(position, node);
 		}
 		return node;

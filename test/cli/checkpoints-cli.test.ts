@@ -156,7 +156,7 @@ describe.each([
 			`Would restore code and conversation to ${rows[0]!.entryId}\n  write  a.txt\n  trash  b.txt\n`,
 		);
 		const held = await SessionManager.open(session);
-		const first = held.getSkeleton()[0]!;
+		const first = held.getSkeleton().at(0)!;
 		const locked = await xcsh(["restore", session, rows[0]!.entryId]);
 		await held.close();
 		expect(locked.status).toBe(1);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { EntryTable, NO_POSITION } from "../../source/session/entry-table.js";
-import { standaloneSkeleton } from "../../source/session/lazy-entry.js";
+import { LazyEntry, SkeletonColumns, standaloneSkeleton } from "../../source/session/lazy-entry.js";
 import type { StoredEntry } from "../../source/session/types.js";
 
 function entry(id: string, parentId: string | null): StoredEntry {
 	return { type: "custom", id, parentId, timestamp: "2026-12-02T00:00:00.000Z" } as StoredEntry;
 }
 
-function ids(slots: readonly { id: string }[]): string[] {
-	return slots.map((slot) => slot.id);
+function ids(slots: Iterable<{ id: string }>): string[] {
+	return [...slots].map((slot) => slot.id);
 }
 
 describe("EntryTable", () => {
@@ -42,6 +42,27 @@ describe("EntryTable", () => {
 		child.parentAt = 0;
 		const table = new EntryTable([root, child]);
 		expect(ids(table.path(1))).toEqual(["r", "c"]);
+	});
+
+	it("takes a skeleton's rows as its first entries, views made on demand, and entries added after them", () => {
+		const columns = new SkeletonColumns();
+		columns.push("message", "r", null, "2026-12-02T00:00:00.000Z", 0, 10, {});
+		columns.push("message", "c", "r", "2026-12-02T00:00:00.000Z", 11, 10, {});
+		columns.push("message", "x", "r", "2026-12-02T00:00:00.000Z", 22, 10, {});
+		const table = new EntryTable(columns);
+		expect(table.size).toBe(3);
+		expect(ids(table.path(2))).toEqual(["r", "x"]);
+		// Worked out once and remembered in the columns (a cache written now needs no id map).
+		expect(columns.parentAt(2)).toBe(0);
+		expect(table.slot(1)).toBeInstanceOf(LazyEntry);
+		expect(table.slot(1)).not.toBe(table.slot(1));
+		expect(table.hasId(1, "c")).toBe(true);
+		const at = table.push(entry("late", "c"), 1);
+		expect(at).toBe(3);
+		expect(ids(table.path(at))).toEqual(["r", "c", "late"]);
+		expect(table.position("late")).toBe(3);
+		expect(table.position("x")).toBe(2);
+		expect(ids(table.slots())).toEqual(["r", "c", "x", "late"]);
 	});
 
 	it("grows past its first capacity as entries are appended", () => {

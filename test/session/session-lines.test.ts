@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LazyEntry, SkeletonColumns, standaloneSkeleton } from "../../source/session/lazy-entry.js";
+import { SkeletonColumns } from "../../source/session/lazy-entry.js";
 import { SessionLineParser } from "../../source/session/session-lines.js";
 import type { SessionHeader } from "../../source/session/types.js";
 
@@ -11,9 +11,14 @@ const HEADER: SessionHeader = {
 	cwd: "/p",
 };
 
-/** Resumes from `entries` and reads one appended custom entry (`id` under `parentId`) at line `number`. */
-function resumeAndAppend(entries: readonly LazyEntry[], id: string, parentId: string, number: number) {
-	const parser = SessionLineParser.resume(HEADER, entries, []);
+/** Resumes from `columns` and reads one appended custom entry (`id` under `parentId`) at line `number`. */
+/** Rows of a skeleton, as read entries. */
+function rowsOf(read: ReturnType<SessionLineParser["finish"]>): number | undefined {
+	return read.kind === "ok" && read.entries instanceof SkeletonColumns ? read.entries.size : undefined;
+}
+
+function resumeAndAppend(columns: SkeletonColumns, id: string, parentId: string, number: number) {
+	const parser = SessionLineParser.resume(HEADER, columns, []);
 	const text = JSON.stringify({ type: "custom", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", customType: "x" });
 	parser.push({ number, offset: number * 10, length: text.length, text });
 	return parser.finish(false);
@@ -22,28 +27,19 @@ function resumeAndAppend(entries: readonly LazyEntry[], id: string, parentId: st
 describe("SessionLineParser.resume", () => {
 	it("goes on from a cached skeleton of 600,000 entries (a 5 GB session's worth)", () => {
 		const columns = new SkeletonColumns();
-		const entries = Array.from({ length: 600_000 }, (_, i) => {
-			const row = columns.push(
-				"message",
-				`e${i}`,
-				i === 0 ? null : `e${i - 1}`,
-				"2026-01-01T00:00:00.000Z",
-				i * 10,
-				9,
-				{},
-			);
-			return new LazyEntry(columns, row);
-		});
-		const read = resumeAndAppend(entries, "next", "e599999", 600_002);
-		expect(read.kind === "ok" && read.entries.length).toBe(600_001);
+		for (let i = 0; i < 600_000; i++)
+			columns.push("message", `e${i}`, i === 0 ? null : `e${i - 1}`, "2026-01-01T00:00:00.000Z", i * 10, 9, {});
+		const read = resumeAndAppend(columns, "next", "e599999", 600_002);
+		expect(rowsOf(read)).toBe(600_001);
+		expect(columns.id(600_000)).toBe("next");
 	});
 
 	it("still refuses an appended line whose id the cached skeleton already has", () => {
-		const entries = ["a", "b"].map((id, i) =>
-			standaloneSkeleton("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9),
-		);
-		const read = resumeAndAppend(entries, "b", "a", 4);
+		const columns = new SkeletonColumns();
+		for (const [i, id] of ["a", "b"].entries())
+			columns.push("custom", id, null, "2026-01-01T00:00:00.000Z", i * 10, 9, {});
+		const read = resumeAndAppend(columns, "b", "a", 4);
 		expect(read.kind === "ok" && read.skipped).toEqual([{ line: 4, message: "duplicate entry id b" }]);
-		expect(read.kind === "ok" && read.entries.length).toBe(2);
+		expect(rowsOf(read)).toBe(2);
 	});
 });

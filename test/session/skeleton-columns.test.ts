@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LazyEntry, SkeletonColumns, standaloneSkeleton } from "../../source/session/lazy-entry.js";
+import { LazyEntry, SkeletonColumns } from "../../source/session/lazy-entry.js";
 import { decodeSkeleton, encodeSkeleton, type Skeleton } from "../../source/session/skeleton-cache.js";
 import type { SessionHeader } from "../../source/session/types.js";
 
@@ -23,6 +23,11 @@ function shapes(entries: readonly LazyEntry[]) {
 		length: e.length,
 		facts: e.facts,
 	}));
+}
+
+/** A view of every row of `columns`, in order. */
+function viewsOf(columns: SkeletonColumns): LazyEntry[] {
+	return Array.from({ length: columns.size }, (_, i) => new LazyEntry(columns, i));
 }
 
 /** A load's rows: a chain, a branch off the first entry, a dangling parent, odd timestamps, an assistant with usage. */
@@ -93,44 +98,46 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 		]);
 	});
 
-	it("a cache round trip keeps every field, from one load's columns and from skeletons of several", () => {
-		const { entries } = load();
+	it("a cache round trip keeps every field and the pinned context state, parents found by id when not worked out", () => {
+		const { columns, entries } = load();
+		const label = { type: "label", id: "e", parentId: "d", timestamp: "t", targetId: "a", label: "x" } as const;
+		const message = { type: "message", id: "a", parentId: null, timestamp: "t", message: {} } as never;
+		entries[4]!.pinned = label as never;
+		// Only context state is kept pinned in a cache; a message body is read from the file again.
+		entries[0]!.pinned = message;
+		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, columns };
+		const fresh = decodeSkeleton(encodeSkeleton(skeleton))!;
+		expect(shapes(viewsOf(fresh.columns))).toEqual(shapes(entries));
+		expect(viewsOf(fresh.columns).map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
+		expect([...fresh.columns.pins()]).toEqual([[4, label]]);
 		// What the entry table works out: parents' positions (the dangling one has none).
 		[-1, 0, 0, -1, 3].forEach((parent, i) => {
 			entries[i]!.parentAt = parent;
 		});
-		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries };
 		const decoded = decodeSkeleton(encodeSkeleton(skeleton))!;
-		expect(shapes(decoded.entries)).toEqual(shapes(entries));
-		expect(decoded.entries.map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
-
-		const mixed = entries.map((e) =>
-			standaloneSkeleton(e.type, e.id, e.parentId, e.timestamp, e.offset, e.length, e.facts),
-		);
-		const again = decodeSkeleton(encodeSkeleton({ ...skeleton, entries: mixed }))!;
-		expect(shapes(again.entries)).toEqual(shapes(entries));
-		expect(again.entries.map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
+		expect(shapes(viewsOf(decoded.columns))).toEqual(shapes(entries));
+		expect(viewsOf(decoded.columns).map((e) => e.parentAt)).toEqual([-1, 0, 0, -1, 3]);
 	});
 
 	it("an offset moves (a rewrite) and a row appended after a decode lands in the same columns", () => {
-		const { entries } = load();
+		const { columns: loaded, entries } = load();
 		[-1, 0, 0, -1, 3].forEach((parent, i) => {
 			entries[i]!.parentAt = parent;
 		});
 		const decoded = decodeSkeleton(
-			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries }),
+			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, columns: loaded }),
 		)!;
-		const columns = decoded.entries[0]!.columns;
-		decoded.entries[1]!.offset = 5_000_000_000;
-		expect(decoded.entries[1]!.offset).toBe(5_000_000_000);
+		const { columns } = decoded;
+		new LazyEntry(columns, 1).offset = 5_000_000_000;
+		expect(new LazyEntry(columns, 1).offset).toBe(5_000_000_000);
 		const next = new LazyEntry(columns, columns.push("message", "f", "e", "2026-03-01T11:00:00.000Z", 500, 10, {}));
 		expect([next.row, next.parentId, next.timestamp]).toEqual([5, "e", "2026-03-01T11:00:00.000Z"]);
-		expect(decoded.entries[4]!.parentId).toBe("d");
+		expect(new LazyEntry(columns, 4).parentId).toBe("d");
 	});
 
 	it("a damaged or older cache decodes to nothing (the session is read again), never to wrong entries", () => {
-		const { entries } = load();
-		const bytes = encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, entries });
+		const { columns } = load();
+		const bytes = encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 7, columns });
 		expect(decodeSkeleton(bytes)).toBeDefined();
 		expect(decodeSkeleton(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
 		expect(decodeSkeleton(Buffer.concat([bytes, Buffer.from("x")]))).toBeUndefined();
@@ -153,12 +160,13 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 		const plain = new LazyEntry(columns, columns.push("custom", "c", "a\nb", "2026-03-01T10:00:00.000Z", 6, 5, {}));
 		odd.parentAt = -1;
 		plain.parentAt = 0;
-		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 3, entries: [odd, plain] };
-		expect(decodeSkeleton(encodeSkeleton(skeleton))!.entries.map((e) => [e.id, e.parentId])).toEqual([
+		const skeleton: Skeleton = { file: FILE, header: HEADER, skipped: [], nextLineNumber: 3, columns };
+		expect(viewsOf(decodeSkeleton(encodeSkeleton(skeleton))!.columns).map((e) => [e.id, e.parentId])).toEqual([
 			["a\nb", null],
 			["c", "a\nb"],
 		]);
-		expect(decodeSkeleton(encodeSkeleton({ ...skeleton, entries: [] }))!.entries).toEqual([]);
+		const empty = { ...skeleton, columns: new SkeletonColumns() };
+		expect(decodeSkeleton(encodeSkeleton(empty))!.columns.size).toBe(0);
 	});
 
 	it("usage is kept only for the rows that have it, and found again for each, before and after a cache round trip", () => {
@@ -180,17 +188,17 @@ describe("SkeletonColumns (a big session's skeleton as columns)", () => {
 			e.parentAt = i - 1;
 		});
 		const decoded = decodeSkeleton(
-			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 51, entries }),
+			encodeSkeleton({ file: FILE, header: HEADER, skipped: [], nextLineNumber: 51, columns }),
 		)!;
-		expect(decoded.entries.map((e) => e.usage)).toEqual(expected);
+		expect(viewsOf(decoded.columns).map((e) => e.usage)).toEqual(expected);
 		// A row with usage appended after the decode is found too, and the ones before still are.
-		const more = decoded.entries[0]!.columns;
+		const more = decoded.columns;
 		const next = new LazyEntry(
 			more,
 			more.push("message", "e50", "e49", "2026-03-01T10:00:00.000Z", 50, 1, { usage: usageOf(50) }),
 		);
 		expect(next.usage).toEqual(usageOf(50));
-		expect(decoded.entries[45]!.usage).toEqual(usageOf(45));
-		expect(decoded.entries[44]!.usage).toBeUndefined();
+		expect(new LazyEntry(more, 45).usage).toEqual(usageOf(45));
+		expect(new LazyEntry(more, 44).usage).toBeUndefined();
 	});
 });
