@@ -52,7 +52,11 @@ export interface LineScanOptions {
 }
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
-export type ReadAt = (position: number, length: number) => Promise<Buffer>;
+/**
+ * Reads up to `length` bytes at `position`; with `into`, it may read into that buffer (the scan
+ * reuses one chunk buffer: a new 4 MB buffer per chunk was tens of MB of garbage at a big open's peak).
+ */
+export type ReadAt = (position: number, length: number, into?: Buffer) => Promise<Buffer>;
 
 const NEWLINE = 0x0a;
 
@@ -97,6 +101,8 @@ export async function* lineBatches(
 	let skipping = false;
 	let bomChecked = position > 0 || options.keepBom === true;
 	let batch: ScannedLine[] = [];
+	// Every line is decoded (or its rest copied) before the next read, so one buffer serves every chunk.
+	const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(0, size - position)));
 
 	const emit = (last: Buffer | undefined, end: number): ScannedLine => {
 		const length = end - lineStart;
@@ -116,7 +122,7 @@ export async function* lineBatches(
 
 	while (position < size) {
 		if (options.signal?.aborted) throw options.signal.reason;
-		const chunk = await readAt(position, Math.min(chunkBytes, size - position));
+		const chunk = await readAt(position, Math.min(chunkBytes, size - position), buffer);
 		if (chunk.length === 0) break;
 		let start = 0;
 		if (!bomChecked) {

@@ -1,5 +1,6 @@
 import { mayStayOnDisk, pushSkeleton, SkeletonColumns } from "./lazy-entry.js";
 import type { ScannedLine } from "./line-scan.js";
+import { RowIds } from "./row-ids.js";
 import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
 import {
 	CURRENT_SESSION_VERSION,
@@ -58,8 +59,10 @@ export class SessionLineParser {
 	readonly #skipped: JsonlLineError[] = [];
 	#idsChecked = true;
 	#someId = false;
-	/** Ids taken so far; for a resumed skeleton, made from it only when a line after it needs the check. */
+	/** Ids taken so far (entries kept as objects). */
 	#seen: Set<string> | undefined;
+	/** Ids of the skeleton rows; for a resumed skeleton, indexed only when a line after it needs the check. */
+	#rowIds: RowIds | undefined;
 	/** Where this load's skeletons are rows (made on the first one, or the resumed cache's). */
 	#columns: SkeletonColumns | undefined;
 
@@ -143,15 +146,31 @@ export class SessionLineParser {
 			this.#entries.push(entry);
 			return;
 		}
-		if (!this.#acceptId(entry, line.number)) return;
 		// A big v3 file: every entry keeps where its line is (rewrites copy the line); small ones stay in memory too.
 		const skeleton = this.#lazy && version === CURRENT_SESSION_VERSION;
 		if (!skeleton) {
-			this.#entries.push(entry);
+			if (this.#acceptId(entry, line.number)) this.#entries.push(entry);
 			return;
 		}
 		this.#columns ??= new SkeletonColumns();
-		pushSkeleton(this.#columns, entry, line.offset, line.length, !mayStayOnDisk(entry));
+		if (!this.#acceptRowId(entry, line.number, this.#columns)) return;
+		const row = pushSkeleton(this.#columns, entry, line.offset, line.length, !mayStayOnDisk(entry));
+		this.#rowIds!.add(row, entry.id as string);
+	}
+
+	/** `#acceptId` for a skeleton row: ids are looked up through the rows, not kept as a set of strings. */
+	#acceptRowId(entry: { id?: unknown }, line: number, columns: SkeletonColumns): boolean {
+		if (typeof entry.id !== "string") {
+			this.#skipped.push({ line, message: "entry has no id" });
+			return false;
+		}
+		// A warm open with nothing appended never indexes the half a million ids.
+		this.#rowIds ??= new RowIds(columns);
+		if (this.#rowIds.has(entry.id)) {
+			this.#skipped.push({ line, message: `duplicate entry id ${entry.id}` });
+			return false;
+		}
+		return true;
 	}
 
 	#acceptId(entry: { id?: unknown }, line: number): boolean {
@@ -159,12 +178,7 @@ export class SessionLineParser {
 			this.#skipped.push({ line, message: "entry has no id" });
 			return false;
 		}
-		// A warm open with nothing appended never builds the set of half a million ids.
-		if (!this.#seen) {
-			this.#seen = new Set();
-			const columns = this.#columns;
-			for (let row = 0; columns && row < columns.size; row++) this.#seen.add(columns.id(row));
-		}
+		this.#seen ??= new Set();
 		if (this.#seen.has(entry.id)) {
 			this.#skipped.push({ line, message: `duplicate entry id ${entry.id}` });
 			return false;

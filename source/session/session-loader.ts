@@ -107,7 +107,8 @@ async function scanInto(
 	let stopped = false;
 	let lastStart = from.bytes;
 	const end = await scanLines(
-		(position, length) => (stopped ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length)),
+		(position, length, into) =>
+			stopped ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length, into),
 		stat.size,
 		(line) => {
 			lastStart = line.offset;

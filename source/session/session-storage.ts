@@ -49,7 +49,8 @@ export interface SessionStorage {
 	readTextPrefix(path: string, bytes: number): Promise<string>;
 	writeText(path: string, text: string): Promise<void>;
 	/** Up to `length` bytes from `position` (fewer at the end of the file). */
-	readBytes(path: string, position: number, length: number): Promise<Buffer>;
+	/** Up to `length` bytes at `position` (into `into` when given and big enough). */
+	readBytes(path: string, position: number, length: number, into?: Buffer): Promise<Buffer>;
 	/** Opens a file for `BodyFile.readSync` (rejects with ENOENT when missing). */
 	openBodyFile(path: string): BodyFile;
 	/** Appends bytes and fsyncs the file. */
@@ -175,11 +176,11 @@ export class FileSessionStorage implements SessionStorage {
 		return writeFile(path, text, { mode: PRIVATE_FILE_MODE });
 	}
 
-	async readBytes(path: string, position: number, length: number): Promise<Buffer> {
+	async readBytes(path: string, position: number, length: number, into?: Buffer): Promise<Buffer> {
 		const handle = await open(path, "r");
 		try {
 			// Unzeroed: only the bytes read are handed out.
-			const buffer = Buffer.allocUnsafe(length);
+			const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
 			const { bytesRead } = await handle.read(buffer, 0, length, position);
 			return buffer.subarray(0, bytesRead);
 		} finally {

@@ -19,6 +19,24 @@ async function scan(text: string | Buffer, options: Parameters<typeof scanLines>
 }
 
 describe("scanLines", () => {
+	it("reads every chunk into one buffer it hands the reader, and the lines stay right across chunks", async () => {
+		const text = Buffer.from('{"a":1}\nsecond line\n\n{"é":"ü"}\ntorn');
+		const given = new Set<Buffer>();
+		const readAt = async (position: number, length: number, into?: Buffer) => {
+			if (!into) throw new Error("no buffer to read into");
+			given.add(into);
+			// Dirty the buffer as a reused one would be: only what is read may be used.
+			into.fill(0x78);
+			const read = text.copy(into, 0, position, position + length);
+			return into.subarray(0, read);
+		};
+		const lines: ScannedLine[] = [];
+		const end = await scanLines(readAt, text.length, (line) => lines.push(line), { chunkBytes: 5 });
+		expect(given.size).toBe(1);
+		expect(lines.map((line) => line.text)).toEqual(['{"a":1}', "second line", "", '{"é":"ü"}', "torn"]);
+		expect(end.missingFinalNewline).toBe(true);
+	});
+
 	it("reports every line with its number, byte offset and length, across chunk boundaries", async () => {
 		const text = 'ab\n{"é":1}\n\nlast\n';
 		const { lines, end, reads } = await scan(text, { chunkBytes: 3 });
