@@ -14,7 +14,7 @@ import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.
  */
 
 /** An item as hashed, without its key: `[parent, timestamp, body]` as JSON. */
-function itemJson(item: PlanItem): string {
+export function itemJson(item: PlanItem): string {
 	return JSON.stringify([item.parent, item.timestamp, item.body]);
 }
 
@@ -36,6 +36,16 @@ export class ItemsDigest {
 		this.#hash.update(`${JSON.stringify(key)}\n`);
 		for (const part of parts) this.#hash.update(part);
 		this.#hash.update("\n");
+	}
+
+	/**
+	 * Adds an item whose JSON is `head`, then `payload` (the UTF-8 of a JSON text already written
+	 * out), then `tail`: hashing the bytes as they were written costs no second encoding.
+	 */
+	addBytes(key: string, head: string, payload: Uint8Array, tail: string): void {
+		this.#hash.update(`${JSON.stringify(key)}\n${head}`);
+		this.#hash.update(payload);
+		this.#hash.update(`${tail}\n`);
 	}
 
 	/** Adds an item, serialising it. */
@@ -94,7 +104,7 @@ export interface BuiltLines {
 }
 
 /** The entry's own fields (after type, id, parentId, timestamp), as SessionManager's append method for it makes them. */
-function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+export function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
 	switch (body.kind) {
 		case "message":
 			return { type: "message", message: body.message };
@@ -141,7 +151,7 @@ function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, str
  * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
  * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
  */
-function sharedPayload(
+export function sharedPayload(
 	body: PlanBody,
 ): { type: "message" | "custom"; json: string; bodyHead: string; entryHead: string } | undefined {
 	const keys = Object.keys(body);
@@ -162,12 +172,12 @@ function sharedPayload(
 }
 
 /** The item's JSON (`itemJson`) in pieces around its payload's JSON. */
-function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
+export function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
 	return [`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`, shared.json, "}]"];
 }
 
 /** Each entry's first keys, as `serializeEntry` orders them. */
-function linePrefix(type: string, id: string, parentId: string | null, timestamp: string): string {
+export function linePrefix(type: string, id: string, parentId: string | null, timestamp: string): string {
 	return `{"type":${JSON.stringify(type)},"id":"${id}","parentId":${parentId === null ? "null" : `"${parentId}"`},"timestamp":${JSON.stringify(timestamp)},`;
 }
 

@@ -8,7 +8,13 @@ import { BlobStore } from "../session/blob-store.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
 import type { LineSink } from "./entry-lines.js";
-import { ensureImportsDir, type ImportRecord, writeImportRecordAsync } from "./import-record.js";
+import {
+	ensureImportsDir,
+	type ImportRecord,
+	type RecordText,
+	recordText,
+	writeImportRecordAsync,
+} from "./import-record.js";
 
 const fsyncAsync = promisify(fsync);
 const closeAsync = promisify(close);
@@ -121,7 +127,7 @@ class TempFile {
 /** A new session waiting to become visible and recorded. */
 interface Pending {
 	readonly target: string;
-	readonly record: ImportRecord;
+	readonly record: RecordText;
 	readonly mtimeMs: number;
 	readonly done: Promise<void>;
 }
@@ -195,7 +201,7 @@ export class ImportBatch {
 	async add(
 		target: string,
 		mtimeMs: number,
-		build: (sink: LineSink) => { record: ImportRecord; blobs: PendingBlob[] },
+		build: (sink: LineSink) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
 		prebuilt?: Uint8Array,
 	): Promise<void> {
 		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
@@ -205,7 +211,7 @@ export class ImportBatch {
 		this.#dirs.add(dir);
 		const temp = tempPathFor(target);
 		const file = new TempFile(temp);
-		let built: { record: ImportRecord; blobs: PendingBlob[] };
+		let built: { record: ImportRecord | RecordText; blobs: PendingBlob[] };
 		try {
 			built = build((line) => file.push(line));
 			if (prebuilt) file.hold(prebuilt);
@@ -224,12 +230,13 @@ export class ImportBatch {
 		};
 		const tracked: Promise<void> = done.then(free, free);
 		this.#inFlight.add(tracked);
-		this.#pending.push({ target, record: built.record, mtimeMs, done });
+		const record = "json" in built.record ? built.record : recordText(built.record);
+		this.#pending.push({ target, record, mtimeMs, done });
 		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
 	}
 
 	/** Writes a session a worker built (`body`: all its lines, encoded) to `target`, like `add`. */
-	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: ImportRecord, blobs: PendingBlob[]) {
+	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: RecordText, blobs: PendingBlob[]) {
 		await this.add(target, mtimeMs, () => ({ record, blobs }), body);
 	}
 

@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { CwdOrigin, SourceTool } from "./import-plan.js";
-import type { ImportRecord } from "./import-record.js";
+import type { RecordText } from "./import-record.js";
 
 /** A source file for a worker to build into a new session. */
 export interface BuildRequest {
@@ -31,7 +31,8 @@ export type BuildReply =
 			badLines: number[];
 			/** Every line of the session, newline-terminated. */
 			body: Uint8Array;
-			record: ImportRecord;
+			/** The import record, as JSON made here (a structured clone of its entries cost the main thread more). */
+			record: RecordText;
 			blobs: { hash: string; bytes: Uint8Array }[];
 	  } & SourceSummary)
 	| ({ id: number; kind: "unchanged"; sessionFile: string; badLines: number[] } & SourceSummary)

@@ -71,11 +71,23 @@ export function writeImportRecord(record: ImportRecord | ImportRecordV1): void {
 	renameSync(temp, path);
 }
 
+/** A record ready to be written: whose it is, and its JSON (made on the thread that built the session). */
+export interface RecordText {
+	readonly tool: SourceTool;
+	readonly sourceId: string;
+	readonly json: string;
+}
+
+/** The record as `RecordText`. */
+export function recordText(record: ImportRecord): RecordText {
+	return { tool: record.tool, sourceId: record.sourceId, json: JSON.stringify(record) };
+}
+
 /** `writeImportRecord` off the main thread, for many records at once (the folder must exist: `ensureImportsDir`). */
-export async function writeImportRecordAsync(record: ImportRecord): Promise<void> {
+export async function writeImportRecordAsync(record: RecordText): Promise<void> {
 	const path = recordPath(record.tool, record.sourceId);
 	const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-	await writeFile(temp, JSON.stringify(record), { mode: 0o600 });
+	await writeFile(temp, record.json, { mode: 0o600 });
 	await rename(temp, path);
 }
 

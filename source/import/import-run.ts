@@ -9,6 +9,7 @@ import { planOpencode } from "./opencode.js";
 import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
 import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
+import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
 /** What happened to one source file. */
 export type ImportResult =
@@ -47,11 +48,45 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 		// A database is never read whole as text (importDatabase reads it).
 		if (isDatabaseSource(source)) throw new SkipError(DATABASE_ALONE);
 		const text = readSourceText(source);
-		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
+		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
+		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
+		// A first import of a Claude Code or Codex source is written as it is read.
+		const built = tool ? buildStreamed(text, source, tool, parseOptions) : undefined;
+		if (built) {
+			const result = await addStreamed(built, source, batch);
+			if (result) return result;
+		}
+		const plan = parseSource(text, source, options.from, parseOptions);
 		return await importPlan(plan, source, options, batch);
 	} catch (error) {
 		return { status: "skipped", source, reason: skipReason(error) };
 	}
+}
+
+/** Adds a session built as its source was read; undefined when the source turns out to be in the batch already. */
+async function addStreamed(
+	built: StreamedSession,
+	source: string,
+	batch: ImportBatch,
+): Promise<ImportResult | undefined> {
+	const { head, record } = built;
+	// The same source earlier in this run: once its record is written, this one is compared to it.
+	if (batch.holds(record)) {
+		await batch.finish();
+		if (readImportRecord(record.tool, record.sourceId)) return undefined;
+	}
+	await batch.addBuilt(built.file, built.mtimeMs, built.body, record, built.blobs);
+	return {
+		status: "imported",
+		source,
+		tool: head.tool,
+		sourceId: head.sourceId,
+		sessionFile: built.file,
+		entries: built.entries,
+		cwd: head.cwd,
+		cwdFrom: head.cwdOrigin,
+		unreadableLines: [...head.badLines],
+	};
 }
 
 /** Said by `importFile` of an opencode database (`importPaths` imports every session in it). */

@@ -6,13 +6,38 @@ import { parentPort } from "node:worker_threads";
 import { parseSource } from "./detect.js";
 import { SkipError, skipReason } from "./import-plan.js";
 import type { BuildReply, BuildRequest } from "./import-pool.js";
+import { recordText } from "./import-record.js";
 import { buildNewSession, newSession } from "./new-session.js";
 import { isOpencodeDatabase } from "./opencode-storage.js";
 import { hasReply, NO_REPLY, planStatus } from "./plan-status.js";
 import { readSourceText } from "./source-lines.js";
+import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
 /** Sources above this size are left to the main thread, which writes them as it builds them. */
-const MAX_BUILD_BYTES = 64 << 20;
+const MAX_BUILD_BYTES = MAX_STREAM_BYTES;
+
+function builtReply(id: number, built: StreamedSession): { reply: BuildReply; transfer: ArrayBuffer[] } {
+	const { head, body } = built;
+	const blobs = built.blobs.map((blob) => ({ hash: blob.hash, bytes: new Uint8Array(blob.bytes) }));
+	return {
+		reply: {
+			id,
+			kind: "built",
+			tool: head.tool,
+			sourceId: head.sourceId,
+			cwd: head.cwd,
+			cwdFrom: head.cwdOrigin,
+			file: built.file,
+			mtimeMs: built.mtimeMs,
+			entries: built.entries,
+			badLines: [...head.badLines],
+			body,
+			record: built.record,
+			blobs,
+		},
+		transfer: [body.buffer as ArrayBuffer, ...blobs.map((blob) => blob.bytes.buffer as ArrayBuffer)],
+	};
+}
 
 function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuffer[] } {
 	const { id, path, options } = request;
@@ -20,10 +45,13 @@ function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuff
 	try {
 		// The database message, a huge source: the main thread's path says and does it.
 		if (isOpencodeDatabase(path) || statSync(path).size > MAX_BUILD_BYTES) return main;
-		const plan = parseSource(readSourceText(path), path, options.from, {
-			fallbackCwd: options.cwd,
-			cwdGiven: options.cwdGiven,
-		});
+		const text = readSourceText(path);
+		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
+		const tool = streamTool(text, options.from);
+		// A first import of a Claude Code or Codex source is written as it is read.
+		const built = tool ? buildStreamed(text, path, tool, parseOptions) : undefined;
+		if (built) return builtReply(id, built);
+		const plan = parseSource(text, path, options.from, parseOptions);
 		if (plan.items.length === 0) throw new SkipError("no entries in it");
 		const status = planStatus(plan);
 		const summary = { tool: plan.tool, sourceId: plan.sourceId, cwd: plan.cwd, cwdFrom: plan.cwdOrigin };
@@ -58,7 +86,7 @@ function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuff
 				entries: plan.items.length + 1,
 				badLines: [...plan.badLines],
 				body,
-				record,
+				record: recordText(record),
 				blobs: blobBytes,
 			},
 			transfer: [body.buffer as ArrayBuffer, ...blobBytes.map((blob) => blob.bytes.buffer as ArrayBuffer)],
