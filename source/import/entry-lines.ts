@@ -38,16 +38,6 @@ export class ItemsDigest {
 		this.#hash.update("\n");
 	}
 
-	/**
-	 * Adds an item whose JSON is `head`, then `payload` (the UTF-8 of a JSON text already written
-	 * out), then `tail`: hashing the bytes as they were written costs no second encoding.
-	 */
-	addBytes(key: string, head: string, payload: Uint8Array, tail: string): void {
-		this.#hash.update(`${JSON.stringify(key)}\n${head}`);
-		this.#hash.update(payload);
-		this.#hash.update(`${tail}\n`);
-	}
-
 	/** Adds an item, serialising it. */
 	addItem(item: PlanItem): void {
 		this.add(item.key, itemJson(item));
@@ -66,26 +56,30 @@ export function digestOf(items: Iterable<PlanItem>): string {
 	return digest.digest();
 }
 
-/** Random 8-hex entry ids, unique within one session, cut from one random buffer at a time. */
+/**
+ * Random-looking 8-hex entry ids, unique within one session: the n-th is n passed through a
+ * bijection of 32-bit numbers keyed by a random seed (a multiply by an odd number and xor-shifts
+ * each undo), so no two are the same and none has to be checked against the others. Keeping the
+ * ids taken in a set cost more than serialising the entries' keys.
+ */
 export class EntryIds {
-	#pool = "";
-	#at = 0;
-	readonly #taken = new Set<string>();
+	#n = 0;
+	readonly #seed: number;
+	readonly #key: number;
+
+	constructor() {
+		const random = randomBytes(8);
+		this.#seed = random.readUInt32LE(0);
+		this.#key = random.readUInt32LE(4);
+	}
 
 	/** A fresh id. */
 	next(): string {
-		for (;;) {
-			if (this.#at + 8 > this.#pool.length) {
-				this.#pool = randomBytes(2048).toString("hex");
-				this.#at = 0;
-			}
-			const id = this.#pool.slice(this.#at, this.#at + 8);
-			this.#at += 8;
-			if (!this.#taken.has(id)) {
-				this.#taken.add(id);
-				return id;
-			}
-		}
+		let x = (this.#n++ + this.#seed) >>> 0;
+		x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
+		x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
+		x = (x ^ (x >>> 16) ^ this.#key) >>> 0;
+		return x.toString(16).padStart(8, "0");
 	}
 }
 

@@ -1,5 +1,5 @@
-import { close, closeSync, fsync, link, openSync, rename, unlink, writeSync } from "node:fs";
-import { open as openAsync, utimes } from "node:fs/promises";
+import { close, closeSync, fsync, link, openSync, rename, unlink, utimes, writeFile, writeSync } from "node:fs";
+import { open as openAsync } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
@@ -17,10 +17,20 @@ import {
 } from "./import-record.js";
 
 const fsyncAsync = promisify(fsync);
+
+/** Writes a new file (`wx`: never over one) and fsyncs it before closing. */
+function writeFileFlushed(path: string, data: string | Uint8Array): Promise<void> {
+	return new Promise((resolve, reject) => {
+		writeFile(path, data, { flag: "wx", mode: PRIVATE_FILE_MODE, flush: true }, (error) =>
+			error ? reject(error) : resolve(),
+		);
+	});
+}
 const closeAsync = promisify(close);
 const linkAsync = promisify(link);
 const renameAsync = promisify(rename);
 const unlinkAsync = promisify(unlink);
+const utimesAsync = promisify(utimes);
 
 /** Lines are written to the temp file in pieces of about this many characters: a huge session is never one string. */
 const WRITE_CHUNK_CHARS = 4 << 20;
@@ -95,6 +105,14 @@ class TempFile {
 
 	/** Writes what is held, fsyncs and closes the temp file. */
 	async sync(): Promise<void> {
+		if (this.#fd === undefined && this.#chunks.length <= 1) {
+			// One piece (a session built whole): open, write, fsync and close in one call, without
+			// the promise file handle, whose upkeep was most of what writing cost this thread.
+			const data = this.#chunks[0] ?? "";
+			this.#chunks = [];
+			await writeFileFlushed(this.path, data);
+			return;
+		}
 		if (this.#fd === undefined) {
 			const handle = await openAsync(this.path, "wx", PRIVATE_FILE_MODE);
 			try {
@@ -279,7 +297,7 @@ export class ImportBatch {
 				try {
 					if (dirError) throw dirError;
 					// The picker lists the session where the source's last activity was.
-					if (p.mtimeMs > 0) await utimes(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
+					if (p.mtimeMs > 0) await utimesAsync(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
 					await writeImportRecordAsync(p.record);
 				} catch (error) {
 					// Without its record a session would be imported again next time: it goes, and says why.

@@ -4,7 +4,7 @@ import { readClaudeCode } from "./claude-code.js";
 import { readCodex } from "./codex.js";
 import { detectTool } from "./detect.js";
 import { type ItemSink, type ParseOptions, type PlanHead, SkipError, type SourceTool } from "./import-plan.js";
-import { type RecordText, readImportRecord, recordText } from "./import-record.js";
+import { type RecordText, readImportRecord, recordTextWith } from "./import-record.js";
 import { LatestTime, newSessionOf, recordFor } from "./new-session.js";
 import { NO_REPLY } from "./plan-status.js";
 import { SessionBody } from "./session-body.js";
@@ -64,7 +64,7 @@ export function buildStreamed(
 	tool: StreamTool,
 	options: ParseOptions,
 ): StreamedSession | undefined {
-	const body = new SessionBody(text.length + (text.length >> 3));
+	const body = new SessionBody(text.length + (text.length >> 2), tool === "claude-code");
 	const latest = new LatestTime();
 	let checked: string | undefined;
 	const sink: ItemSink = {
@@ -99,7 +99,7 @@ export function buildStreamed(
 		mtimeMs: session.mtimeMs,
 		entries: body.count + 1,
 		body: built.bytes,
-		record: recordText(recordFor(head, session.file, built.entries, built.itemsDigest)),
+		record: recordTextWith(recordFor(head, session.file, {}, built.itemsDigest), built.entriesJson),
 		blobs: built.blobs,
 	};
 }

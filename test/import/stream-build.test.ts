@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSource } from "../../source/import/detect.js";
-import { digestOf } from "../../source/import/entry-lines.js";
+import { digestOf, EntryIds } from "../../source/import/entry-lines.js";
 import { SkipError } from "../../source/import/import-plan.js";
 import { importFile } from "../../source/import/import-run.js";
 import { appendOrder, buildNewSession, newSession } from "../../source/import/new-session.js";
@@ -59,6 +59,8 @@ describe("a new session written as its source is read", () => {
 		expect(streamedRecord.itemsDigest).toBe(record.itemsDigest);
 		expect(streamedRecord.itemsDigest).toBe(digestOf(plan.items));
 		expect(Object.keys(streamedRecord.entries)).toEqual(Object.keys(record.entries));
+		// The record's text has the keys in the order JSON.stringify of a record gives them.
+		expect(Object.keys(streamedRecord)).toEqual(Object.keys(record));
 		expect(streamed.mtimeMs).toBe(session.mtimeMs);
 		expect(streamed.entries).toBe(plan.items.length + 1);
 		expect(streamed.head.badLines).toEqual(plan.badLines);
@@ -110,5 +112,16 @@ describe("a new session written as its source is read", () => {
 		const text = readFileSync(path, "utf8");
 		expect(buildStreamed(text, path, "codex", options)).toBeUndefined();
 		expect((await importFile(path, run)).status).toBe("unchanged");
+	});
+});
+
+describe("entry ids", () => {
+	it("are 8 hex digits, never the same twice in a session, and differ between sessions", () => {
+		const ids = new EntryIds();
+		const seen = new Set<string>();
+		for (let i = 0; i < 200_000; i++) seen.add(ids.next());
+		expect(seen.size).toBe(200_000);
+		expect([...seen].every((id) => /^[0-9a-f]{8}$/.test(id))).toBe(true);
+		expect(new EntryIds().next()).not.toBe(new EntryIds().next());
 	});
 });
