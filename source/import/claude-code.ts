@@ -1,15 +1,18 @@
 import { basename } from "node:path";
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "@mariozechner/pi-ai";
 import {
+	collectPlan,
 	IMPORT_CUSTOM_TYPE,
 	type ImportPlan,
+	type ItemSink,
 	type ParseOptions,
 	type PlanBody,
+	type PlanHead,
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
-import { assistantOf, toolResultOf, userOf, withModelChanges } from "./message-build.js";
-import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
+import { assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
+import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
 
 /*
  * Claude Code (`~/.claude/projects/<encoded cwd>/<session>.jsonl`): one record per line, a tree by
@@ -89,7 +92,11 @@ const STOP: Record<string, "stop" | "length" | "toolUse"> = {
 
 /** Builds the items of one Claude Code transcript, keeping the tree and placing side records inline. */
 class ClaudeTree {
-	readonly items: PlanItem[] = [];
+	/** Items not yet sent on: an assistant message may still grow while a line of its response can follow. */
+	#items: PlanItem[] = [];
+	readonly #sink: ItemSink;
+	readonly #models = new ModelChanges();
+	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	/** A merged line's uuid → the item it was merged into. */
 	readonly #redirect = new Map<string, string>();
 	/** An item → the side record placed right after it (conversation continues through it). */
@@ -100,6 +107,24 @@ class ClaudeTree {
 	readonly toolNames = new Map<string, string>();
 	tip: string | null = null;
 	mainLeaf: string | undefined;
+
+	constructor(sink: ItemSink) {
+		this.#sink = sink;
+	}
+
+	/** Sends on the items read so far, once no assistant message is open (none of them can change any more). */
+	flush(): void {
+		if (this.#open.size > 0 || this.#items.length === 0) return;
+		const items = this.#items;
+		this.#items = [];
+		for (const item of items) this.#models.feed(item, this.#send);
+	}
+
+	/** Sends on every item left (the end of the source). */
+	end(): void {
+		this.#open.clear();
+		this.flush();
+	}
 
 	/** Whether a uuid was already read (a resumed session copies records with a new sessionId). */
 	has(uuid: string): boolean {
@@ -131,7 +156,7 @@ class ClaudeTree {
 	}
 
 	add(item: PlanItem, sidechain: boolean): void {
-		this.items.push(item);
+		this.#items.push(item);
 		this.#known.add(item.key);
 		this.tip = item.key;
 		if (!sidechain) this.mainLeaf = item.key;
@@ -244,33 +269,43 @@ function assistantItem(
 
 /** Reads a Claude Code transcript (main session or `subagents/agent-*.jsonl`) into a plan. */
 export function parseClaudeCode(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	const { lines, badLines } = parseSourceLines(text);
-	const tree = new ClaudeTree();
+	return collectPlan((sink) => readClaudeCode(text, sourcePath, options, sink));
+}
+
+/** Reads a Claude Code transcript, sending its items to `sink` as they are final; returns the rest of its plan. */
+export function readClaudeCode(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+	const tree = new ClaudeTree(sink);
 	let sessionId: string | undefined;
 	let agentId: string | undefined;
 	let cwd: string | undefined;
 	let title: string | undefined;
 	let started: string | undefined;
 	let lastTime = new Date(0).toISOString();
-	for (const { line, value: record } of lines) {
+	const badLines = forEachSourceLine(text, (record, line) => {
 		const time = isoTime(record.timestamp) ?? lastTime;
 		lastTime = time;
 		started ??= isoTime(record.timestamp);
-		sessionId ??= str(record.sessionId);
 		agentId ??= str(record.agentId);
+		if (sessionId === undefined) {
+			sessionId = str(record.sessionId);
+			if (sessionId !== undefined) sink.sourceId?.(agentId ? `${sessionId}/agent-${agentId}` : sessionId);
+		}
 		cwd ??= str(record.cwd);
 		const uuid = str(record.uuid);
 		const side = record.isSidechain === true && agentId === undefined;
 		if (record.type === "summary" && typeof record.summary === "string") title = record.summary;
 		if (!uuid || !CONVERSATION.has(str(record.type) ?? "") || tree.has(uuid)) {
 			tree.side(uuid && !tree.has(uuid) ? uuid : `line:${line}`, time, record, side);
-			continue;
+			tree.flush();
+			return;
 		}
 		if (record.type === "user") {
 			tree.closeAssistants();
 			userItems(tree, record, uuid, time, side);
 		} else assistantItem(tree, record, uuid, time, side);
-	}
+		tree.flush();
+	});
+	tree.end();
 	if (!sessionId) throw new SkipError("no Claude Code session id in the file");
 	const file = basename(sourcePath, ".jsonl");
 	const sourceId = agentId ? `${sessionId}/agent-${agentId}` : sessionId;
@@ -282,7 +317,6 @@ export function parseClaudeCode(text: string, sourcePath: string, options: Parse
 		cwdOrigin: cwd ? "source" : options.cwdGiven ? "--cwd" : "current directory",
 		title: title ?? (agentId ? `Claude Code subagent ${agentId} (${file})` : undefined),
 		startedAt: started ?? lastTime,
-		items: withModelChanges(tree.items),
 		...(tree.mainLeaf ? { leafKey: tree.mainLeaf } : {}),
 		badLines,
 	};

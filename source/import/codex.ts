@@ -1,14 +1,17 @@
 import type { AssistantMessage, ImageContent, TextContent } from "@mariozechner/pi-ai";
 import {
+	collectPlan,
 	IMPORT_CUSTOM_TYPE,
 	type ImportPlan,
+	type ItemSink,
 	type ParseOptions,
 	type PlanBody,
+	type PlanHead,
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
-import { argumentsOf, assistantOf, toolResultOf, userOf, withModelChanges } from "./message-build.js";
-import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
+import { argumentsOf, assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
+import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
@@ -64,7 +67,11 @@ function cwdFromEnvironment(text: string): string | undefined {
 }
 
 class CodexReader {
-	readonly items: PlanItem[] = [];
+	/** Items not yet sent on: the open assistant message may still grow. */
+	#items: PlanItem[] = [];
+	readonly #sink: ItemSink;
+	readonly #models = new ModelChanges();
+	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	tip: string | null = null;
 	provider = "openai";
 	model = "";
@@ -72,8 +79,26 @@ class CodexReader {
 	#open: AssistantMessage | undefined;
 	readonly #toolNames = new Map<string, string>();
 
+	constructor(sink: ItemSink) {
+		this.#sink = sink;
+	}
+
+	/** Sends on the items read so far, unless an assistant message is open (it may still change). */
+	flush(): void {
+		if (this.#open !== undefined || this.#items.length === 0) return;
+		const items = this.#items;
+		this.#items = [];
+		for (const item of items) this.#models.feed(item, this.#send);
+	}
+
+	/** Sends on every item left (the end of the source). */
+	end(): void {
+		this.#open = undefined;
+		this.flush();
+	}
+
 	add(key: string, timestamp: string, body: PlanBody): void {
-		this.items.push({ key, parent: this.tip, timestamp, body });
+		this.#items.push({ key, parent: this.tip, timestamp, body });
 		this.tip = key;
 	}
 
@@ -178,26 +203,42 @@ class CodexReader {
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	const { lines, badLines } = parseSourceLines(text);
-	const first = lines[0]?.value;
-	if (!first) throw new SkipError("empty Codex rollout");
+	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
+}
+
+/** What the first line of a rollout says: its layout and its session meta. */
+function metaOf(first: Record<string, unknown>): { legacy: boolean; meta: Record<string, unknown> & { id: string } } {
 	const legacy = first.type === undefined && typeof first.id === "string";
 	const meta = legacy ? first : isRecord(first.payload) && first.type === "session_meta" ? first.payload : undefined;
 	if (!meta || typeof meta.id !== "string") throw new SkipError("no Codex session_meta on the first line");
-	const reader = new CodexReader();
-	reader.cwd = str(meta.cwd);
-	reader.provider = str(meta.model_provider) ?? "openai";
-	let lastTime = isoTime(meta.timestamp) ?? isoTime(first.timestamp) ?? new Date(0).toISOString();
-	const startedAt = lastTime;
-	for (const { line, value } of lines) {
+	return { legacy, meta: meta as Record<string, unknown> & { id: string } };
+}
+
+/** Reads a Codex rollout, sending its items to `sink` as they are final; returns the rest of its plan. */
+export function readCodex(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+	const reader = new CodexReader(sink);
+	let head: { legacy: boolean; meta: Record<string, unknown> & { id: string }; firstLine: number } | undefined;
+	let lastTime = "";
+	let startedAt = "";
+	const badLines = forEachSourceLine(text, (value, line) => {
+		if (head === undefined) {
+			const { legacy, meta } = metaOf(value);
+			head = { legacy, meta, firstLine: line };
+			sink.sourceId?.(meta.id);
+			reader.cwd = str(meta.cwd);
+			reader.provider = str(meta.model_provider) ?? "openai";
+			lastTime = isoTime(meta.timestamp) ?? isoTime(value.timestamp) ?? new Date(0).toISOString();
+			startedAt = lastTime;
+		}
 		const key = `L${line}`;
 		const time = isoTime(value.timestamp) ?? lastTime;
 		lastTime = time;
-		if (legacy) {
-			if (value.record_type === "state") continue;
-			if (line === lines[0]!.line) reader.keep(key, time, value);
+		if (head.legacy) {
+			if (value.record_type === "state") return;
+			if (line === head.firstLine) reader.keep(key, time, value);
 			else reader.item(key, time, value);
-			continue;
+			reader.flush();
+			return;
 		}
 		const payload = isRecord(value.payload) ? value.payload : {};
 		switch (value.type) {
@@ -217,16 +258,18 @@ export function parseCodex(text: string, sourcePath: string, options: ParseOptio
 			default:
 				reader.keep(key, time, value);
 		}
-	}
+		reader.flush();
+	});
+	if (head === undefined) throw new SkipError("empty Codex rollout");
+	reader.end();
 	const cwd = reader.cwd;
 	return {
 		tool: "codex",
 		sourcePath,
-		sourceId: meta.id,
+		sourceId: head.meta.id,
 		cwd: cwd ?? options.fallbackCwd,
 		cwdOrigin: cwd ? "source" : options.cwdGiven ? "--cwd" : "current directory",
 		startedAt,
-		items: withModelChanges(reader.items),
 		badLines,
 	};
 }

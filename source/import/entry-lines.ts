@@ -14,7 +14,7 @@ import { IMPORT_CUSTOM_TYPE, type PlanBody, type PlanItem } from "./import-plan.
  */
 
 /** An item as hashed, without its key: `[parent, timestamp, body]` as JSON. */
-function itemJson(item: PlanItem): string {
+export function itemJson(item: PlanItem): string {
 	return JSON.stringify([item.parent, item.timestamp, item.body]);
 }
 
@@ -56,26 +56,30 @@ export function digestOf(items: Iterable<PlanItem>): string {
 	return digest.digest();
 }
 
-/** Random 8-hex entry ids, unique within one session, cut from one random buffer at a time. */
+/**
+ * Random-looking 8-hex entry ids, unique within one session: the n-th is n passed through a
+ * bijection of 32-bit numbers keyed by a random seed (a multiply by an odd number and xor-shifts
+ * each undo), so no two are the same and none has to be checked against the others. Keeping the
+ * ids taken in a set cost more than serialising the entries' keys.
+ */
 export class EntryIds {
-	#pool = "";
-	#at = 0;
-	readonly #taken = new Set<string>();
+	#n = 0;
+	readonly #seed: number;
+	readonly #key: number;
+
+	constructor() {
+		const random = randomBytes(8);
+		this.#seed = random.readUInt32LE(0);
+		this.#key = random.readUInt32LE(4);
+	}
 
 	/** A fresh id. */
 	next(): string {
-		for (;;) {
-			if (this.#at + 8 > this.#pool.length) {
-				this.#pool = randomBytes(2048).toString("hex");
-				this.#at = 0;
-			}
-			const id = this.#pool.slice(this.#at, this.#at + 8);
-			this.#at += 8;
-			if (!this.#taken.has(id)) {
-				this.#taken.add(id);
-				return id;
-			}
-		}
+		let x = (this.#n++ + this.#seed) >>> 0;
+		x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
+		x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
+		x = (x ^ (x >>> 16) ^ this.#key) >>> 0;
+		return x.toString(16).padStart(8, "0");
 	}
 }
 
@@ -94,7 +98,7 @@ export interface BuiltLines {
 }
 
 /** The entry's own fields (after type, id, parentId, timestamp), as SessionManager's append method for it makes them. */
-function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+export function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
 	switch (body.kind) {
 		case "message":
 			return { type: "message", message: body.message };
@@ -141,7 +145,7 @@ function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, str
  * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
  * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
  */
-function sharedPayload(
+export function sharedPayload(
 	body: PlanBody,
 ): { type: "message" | "custom"; json: string; bodyHead: string; entryHead: string } | undefined {
 	const keys = Object.keys(body);
@@ -162,12 +166,12 @@ function sharedPayload(
 }
 
 /** The item's JSON (`itemJson`) in pieces around its payload's JSON. */
-function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
+export function sharedParts(item: PlanItem, shared: { json: string; bodyHead: string }): string[] {
 	return [`[${JSON.stringify(item.parent)},${JSON.stringify(item.timestamp)},${shared.bodyHead}`, shared.json, "}]"];
 }
 
 /** Each entry's first keys, as `serializeEntry` orders them. */
-function linePrefix(type: string, id: string, parentId: string | null, timestamp: string): string {
+export function linePrefix(type: string, id: string, parentId: string | null, timestamp: string): string {
 	return `{"type":${JSON.stringify(type)},"id":"${id}","parentId":${parentId === null ? "null" : `"${parentId}"`},"timestamp":${JSON.stringify(timestamp)},`;
 }
 

@@ -1,5 +1,5 @@
-import { close, closeSync, fsync, link, openSync, rename, unlink, writeSync } from "node:fs";
-import { open as openAsync, utimes } from "node:fs/promises";
+import { close, closeSync, fsync, link, openSync, rename, unlink, utimes, writeFile, writeSync } from "node:fs";
+import { open as openAsync } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from "../private-files.js";
@@ -8,13 +8,29 @@ import { BlobStore } from "../session/blob-store.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
 import type { LineSink } from "./entry-lines.js";
-import { ensureImportsDir, type ImportRecord, writeImportRecordAsync } from "./import-record.js";
+import {
+	ensureImportsDir,
+	type ImportRecord,
+	type RecordText,
+	recordText,
+	writeImportRecordAsync,
+} from "./import-record.js";
 
 const fsyncAsync = promisify(fsync);
+
+/** Writes a new file (`wx`: never over one) and fsyncs it before closing. */
+function writeFileFlushed(path: string, data: string | Uint8Array): Promise<void> {
+	return new Promise((resolve, reject) => {
+		writeFile(path, data, { flag: "wx", mode: PRIVATE_FILE_MODE, flush: true }, (error) =>
+			error ? reject(error) : resolve(),
+		);
+	});
+}
 const closeAsync = promisify(close);
 const linkAsync = promisify(link);
 const renameAsync = promisify(rename);
 const unlinkAsync = promisify(unlink);
+const utimesAsync = promisify(utimes);
 
 /** Lines are written to the temp file in pieces of about this many characters: a huge session is never one string. */
 const WRITE_CHUNK_CHARS = 4 << 20;
@@ -89,6 +105,14 @@ class TempFile {
 
 	/** Writes what is held, fsyncs and closes the temp file. */
 	async sync(): Promise<void> {
+		if (this.#fd === undefined && this.#chunks.length <= 1) {
+			// One piece (a session built whole): open, write, fsync and close in one call, without
+			// the promise file handle, whose upkeep was most of what writing cost this thread.
+			const data = this.#chunks[0] ?? "";
+			this.#chunks = [];
+			await writeFileFlushed(this.path, data);
+			return;
+		}
 		if (this.#fd === undefined) {
 			const handle = await openAsync(this.path, "wx", PRIVATE_FILE_MODE);
 			try {
@@ -121,7 +145,7 @@ class TempFile {
 /** A new session waiting to become visible and recorded. */
 interface Pending {
 	readonly target: string;
-	readonly record: ImportRecord;
+	readonly record: RecordText;
 	readonly mtimeMs: number;
 	readonly done: Promise<void>;
 }
@@ -195,7 +219,7 @@ export class ImportBatch {
 	async add(
 		target: string,
 		mtimeMs: number,
-		build: (sink: LineSink) => { record: ImportRecord; blobs: PendingBlob[] },
+		build: (sink: LineSink) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
 		prebuilt?: Uint8Array,
 	): Promise<void> {
 		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
@@ -205,7 +229,7 @@ export class ImportBatch {
 		this.#dirs.add(dir);
 		const temp = tempPathFor(target);
 		const file = new TempFile(temp);
-		let built: { record: ImportRecord; blobs: PendingBlob[] };
+		let built: { record: ImportRecord | RecordText; blobs: PendingBlob[] };
 		try {
 			built = build((line) => file.push(line));
 			if (prebuilt) file.hold(prebuilt);
@@ -224,12 +248,13 @@ export class ImportBatch {
 		};
 		const tracked: Promise<void> = done.then(free, free);
 		this.#inFlight.add(tracked);
-		this.#pending.push({ target, record: built.record, mtimeMs, done });
+		const record = "json" in built.record ? built.record : recordText(built.record);
+		this.#pending.push({ target, record, mtimeMs, done });
 		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
 	}
 
 	/** Writes a session a worker built (`body`: all its lines, encoded) to `target`, like `add`. */
-	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: ImportRecord, blobs: PendingBlob[]) {
+	async addBuilt(target: string, mtimeMs: number, body: Uint8Array, record: RecordText, blobs: PendingBlob[]) {
 		await this.add(target, mtimeMs, () => ({ record, blobs }), body);
 	}
 
@@ -272,7 +297,7 @@ export class ImportBatch {
 				try {
 					if (dirError) throw dirError;
 					// The picker lists the session where the source's last activity was.
-					if (p.mtimeMs > 0) await utimes(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
+					if (p.mtimeMs > 0) await utimesAsync(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
 					await writeImportRecordAsync(p.record);
 				} catch (error) {
 					// Without its record a session would be imported again next time: it goes, and says why.

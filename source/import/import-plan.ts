@@ -64,6 +64,27 @@ export interface ImportPlan {
 	readonly sourceInfo?: Record<string, unknown>;
 }
 
+/** A plan without its items: what a reader knows of a source once it has sent its items on (see `ItemSink`). */
+export type PlanHead = Omit<ImportPlan, "items">;
+
+/** Where a reader sends a source's items as they become final, in the plan's order. */
+export interface ItemSink {
+	item(item: PlanItem): void;
+	/** The source's id, as soon as the reader has one (it may still change before the end: the head has the last word). */
+	sourceId?(id: string): void;
+}
+
+/** A plan from a reader that sends its items to a sink, by collecting them. */
+export function collectPlan(read: (sink: ItemSink) => PlanHead): ImportPlan {
+	const items: PlanItem[] = [];
+	const head = read({
+		item: (item) => {
+			items.push(item);
+		},
+	});
+	return { ...head, items };
+}
+
 /** Why a source file was not imported, as a one-line reason. */
 export class SkipError extends Error {}
 

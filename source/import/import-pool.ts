@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { CwdOrigin, SourceTool } from "./import-plan.js";
-import type { ImportRecord } from "./import-record.js";
+import type { RecordText } from "./import-record.js";
 
 /** A source file for a worker to build into a new session. */
 export interface BuildRequest {
@@ -31,7 +31,8 @@ export type BuildReply =
 			badLines: number[];
 			/** Every line of the session, newline-terminated. */
 			body: Uint8Array;
-			record: ImportRecord;
+			/** The import record, as JSON made here (a structured clone of its entries cost the main thread more). */
+			record: RecordText;
 			blobs: { hash: string; bytes: Uint8Array }[];
 	  } & SourceSummary)
 	| ({ id: number; kind: "unchanged"; sessionFile: string; badLines: number[] } & SourceSummary)
@@ -39,12 +40,15 @@ export type BuildReply =
 	/** Appends, re-imports, linked or huge sources: the main thread imports this one itself. */
 	| { id: number; kind: "main" };
 
-/** Sessions built on worker threads in this process (tests check that the workers did the work). */
+/** Sessions built away from the writing in this process, by workers or by the main thread between writes (tests check this path did the work). */
 export const poolStats = { built: 0 };
 
-/** Threads an import uses by default: one per core, at most 4 (past that the disk is the limit). */
+/**
+ * Worker threads an import uses by default: one per core but the one the main thread builds on
+ * while it waits for them, at least one, at most 4 (past that the disk is the limit).
+ */
 export function defaultThreads(): number {
-	return Math.min(4, availableParallelism());
+	return Math.min(4, Math.max(1, availableParallelism() - 1));
 }
 
 /** The worker's entry: the built .js next to this module, or (tests, benches) the .ts source through tsx. */
@@ -124,6 +128,13 @@ export class BuildPool {
 		} catch {
 			return undefined;
 		}
+	}
+
+	/** Requests sent and not yet answered. */
+	get pending(): number {
+		let pending = 0;
+		for (const worker of this.#workers) pending += Number.isFinite(worker.load) ? worker.load : 0;
+		return pending;
 	}
 
 	/** How many workers there are. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, rename, renameSync, writeFile, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { getAgentDir } from "../agent-dir.js";
 import type { SourceTool } from "./import-plan.js";
 
@@ -41,6 +41,9 @@ export function recordedIds(record: ImportRecord | ImportRecordV1): Map<string, 
 	return ids;
 }
 
+const writeFileAsync = promisify(writeFile);
+const renameAsync = promisify(rename);
+
 /** Where import records live: `<agentDir>/imports/`. */
 export function importsDir(): string {
 	return join(getAgentDir(), "imports");
@@ -71,12 +74,32 @@ export function writeImportRecord(record: ImportRecord | ImportRecordV1): void {
 	renameSync(temp, path);
 }
 
+/** A record ready to be written: whose it is, and its JSON (made on the thread that built the session). */
+export interface RecordText {
+	readonly tool: SourceTool;
+	readonly sourceId: string;
+	readonly json: string;
+}
+
+/** The record as `RecordText`. */
+export function recordText(record: ImportRecord): RecordText {
+	return { tool: record.tool, sourceId: record.sourceId, json: JSON.stringify(record) };
+}
+
+/** `RecordText` of a record whose `entries` are already JSON (`entriesJson`): the same text `recordText` makes. */
+export function recordTextWith(record: Omit<ImportRecord, "entries">, entriesJson: string): RecordText {
+	const { version, tool, sourceId, sourcePath, sessionFile, importer, itemsDigest } = record;
+	const json = `{"version":${version},"tool":${JSON.stringify(tool)},"sourceId":${JSON.stringify(sourceId)},"sourcePath":${JSON.stringify(sourcePath)},"sessionFile":${JSON.stringify(sessionFile)},"importer":${JSON.stringify(importer)},"entries":${entriesJson},"itemsDigest":${JSON.stringify(itemsDigest)}}`;
+	return { tool, sourceId, json };
+}
+
 /** `writeImportRecord` off the main thread, for many records at once (the folder must exist: `ensureImportsDir`). */
-export async function writeImportRecordAsync(record: ImportRecord): Promise<void> {
+export async function writeImportRecordAsync(record: RecordText): Promise<void> {
 	const path = recordPath(record.tool, record.sourceId);
 	const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-	await writeFile(temp, JSON.stringify(record), { mode: 0o600 });
-	await rename(temp, path);
+	// The callback calls: the promise API opens a file handle per file, which costs this thread more.
+	await writeFileAsync(temp, record.json, { mode: 0o600 });
+	await renameAsync(temp, path);
 }
 
 /** Makes the folder import records live in. */

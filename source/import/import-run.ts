@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { buildSource } from "./build-source.js";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
 import { type CwdOrigin, type ImportPlan, SkipError, type SourceTool, skipReason } from "./import-plan.js";
@@ -9,6 +10,7 @@ import { planOpencode } from "./opencode.js";
 import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
 import { BatchPending, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
+import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
 /** What happened to one source file. */
 export type ImportResult =
@@ -47,11 +49,45 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 		// A database is never read whole as text (importDatabase reads it).
 		if (isDatabaseSource(source)) throw new SkipError(DATABASE_ALONE);
 		const text = readSourceText(source);
-		const plan = parseSource(text, source, options.from, { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven });
+		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
+		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
+		// A first import of a Claude Code or Codex source is written as it is read.
+		const built = tool ? buildStreamed(text, source, tool, parseOptions) : undefined;
+		if (built) {
+			const result = await addStreamed(built, source, batch);
+			if (result) return result;
+		}
+		const plan = parseSource(text, source, options.from, parseOptions);
 		return await importPlan(plan, source, options, batch);
 	} catch (error) {
 		return { status: "skipped", source, reason: skipReason(error) };
 	}
+}
+
+/** Adds a session built as its source was read; undefined when the source turns out to be in the batch already. */
+async function addStreamed(
+	built: StreamedSession,
+	source: string,
+	batch: ImportBatch,
+): Promise<ImportResult | undefined> {
+	const { head, record } = built;
+	// The same source earlier in this run: once its record is written, this one is compared to it.
+	if (batch.holds(record)) {
+		await batch.finish();
+		if (readImportRecord(record.tool, record.sourceId)) return undefined;
+	}
+	await batch.addBuilt(built.file, built.mtimeMs, built.body, record, built.blobs);
+	return {
+		status: "imported",
+		source,
+		tool: head.tool,
+		sourceId: head.sourceId,
+		sessionFile: built.file,
+		entries: built.entries,
+		cwd: head.cwd,
+		cwdFrom: head.cwdOrigin,
+		unreadableLines: [...head.badLines],
+	};
 }
 
 /** Said by `importFile` of an opencode database (`importPaths` imports every session in it). */
@@ -136,8 +172,9 @@ export async function importFile(path: string, options: ImportOptions): Promise<
 
 /** Below this many bytes of sources, starting worker threads costs more than it saves. */
 const POOL_MIN_BYTES = 16 << 20;
-/** Sources handed to the workers ahead of the one being written: keeps them busy, bounds memory. */
-const READ_AHEAD_PER_WORKER = 4;
+/** Sources each worker is given ahead: keeps it busy while this thread writes and builds. */
+const QUEUE_PER_WORKER = 3;
+/** Bytes of sources handed out ahead of the one being written: bounds the sessions held in memory. */
 const READ_AHEAD_BYTES = 128 << 20;
 /** The answer that leaves a source to the main thread. */
 const MAIN: BuildReply = { id: -1, kind: "main" };
@@ -208,10 +245,18 @@ async function settleReply(reply: BuildReply, path: string, options: ImportOptio
 	}
 }
 
+/** A source handed to a builder: its answer, and whether it has come. */
+interface Handed {
+	readonly reply: Promise<BuildReply>;
+	done: boolean;
+}
+
 /**
  * Imports every session file under the given files and directories, in order; new sessions are
  * written in one batch (each file fsynced, each folder once, then the records). With enough to
- * read, worker threads parse the sources and build their sessions while this thread writes.
+ * read, worker threads parse the sources and build their sessions, and this thread builds the
+ * next ones itself whenever the one it is to write next is not ready (it would idle otherwise:
+ * writing is little work), then writes them all in order.
  */
 export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
 	const batch = new ImportBatch();
@@ -221,29 +266,55 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 	const pool = !options.dryRun && sources.length > 1 && threads > 0 ? BuildPool.start(threads) : undefined;
 	const results: ImportResult[] = [];
 	try {
-		const asked = new Map<number, Promise<BuildReply>>();
-		let aheadBytes = 0;
-		/** Hands source `i` to a worker unless it is not a file or already asked; false once the bytes ahead are full. */
-		const ask = (i: number): boolean => {
-			const source = sources[i];
-			if (!pool || !source || !("path" in source) || source.database || asked.has(i)) return true;
-			// The next source is always asked for; those after it while their bytes fit.
-			if (asked.size > 0 && aheadBytes + source.size > READ_AHEAD_BYTES) return false;
-			aheadBytes += source.size;
-			const { from, cwd, cwdGiven } = options;
+		const handed = new Map<number, Handed>();
+		let handedBytes = 0;
+		/** The first source not yet handed to a builder. */
+		let next = 0;
+		const { from, cwd, cwdGiven } = options;
+		const request = { from, cwd, cwdGiven };
+		const byWorker = (path: string): Handed => {
 			// A worker that failed leaves the source to this thread.
-			const reply = pool.build(source.path, { from, cwd, cwdGiven }).catch(() => MAIN);
-			asked.set(i, reply);
+			const reply = pool ? pool.build(path, request).catch(() => MAIN) : Promise.resolve(MAIN);
+			const entry: Handed = { reply, done: false };
+			reply.then(() => {
+				entry.done = true;
+			});
+			return entry;
+		};
+		const byThisThread = (path: string): Handed => ({
+			reply: Promise.resolve(buildSource({ id: -1, path, options: request }).reply),
+			done: true,
+		});
+		/** Hands the next source to `build`; false when none is left or (unless `must`) its bytes do not fit. */
+		const handNext = (build: (path: string) => Handed, must = false): boolean => {
+			for (let source = sources[next]; source && !("path" in source && !source.database); source = sources[next])
+				next++;
+			const source = sources[next];
+			if (!source || !("path" in source)) return false;
+			if (!must && handed.size > 0 && handedBytes + source.size > READ_AHEAD_BYTES) return false;
+			handedBytes += source.size;
+			handed.set(next++, build(source.path));
 			return true;
+		};
+		const feedWorkers = () => {
+			while (pool && pool.pending < QUEUE_PER_WORKER * pool.size && handNext(byWorker));
 		};
 		for (let i = 0; i < sources.length; i++) {
 			const source = sources[i]!;
-			for (let ahead = i; ahead < i + READ_AHEAD_PER_WORKER * (pool?.size ?? 0); ahead++) if (!ask(ahead)) break;
 			if ("skipped" in source) results.push(source.skipped);
 			else if (source.database) results.push(...(await importDatabase(source.path, options, batch)));
 			else if (!pool) results.push(await importInto(source.path, options, batch));
-			else results.push(await settleReply(await (asked.get(i) ?? MAIN), source.path, options, batch));
-			if (asked.delete(i) && "size" in source) aheadBytes -= source.size;
+			else {
+				feedWorkers();
+				if (!handed.has(i)) handNext(byThisThread, true);
+				// While the workers build this one, this thread builds the next (letting their answers in between).
+				while (!handed.get(i)!.done && handNext(byThisThread)) {
+					feedWorkers();
+					await new Promise(setImmediate);
+				}
+				results.push(await settleReply(await handed.get(i)!.reply, source.path, options, batch));
+			}
+			if (handed.delete(i) && "size" in source) handedBytes -= source.size;
 		}
 	} finally {
 		await pool?.close();

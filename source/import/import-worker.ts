@@ -1,74 +1,11 @@
 // A worker thread that reads, parses and builds new imported sessions while the main thread
 // writes them: parsing a source and serialising its session is most of an import's time, and
 // sources are independent, so N threads import about N times faster.
-import { statSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { parseSource } from "./detect.js";
-import { SkipError, skipReason } from "./import-plan.js";
-import type { BuildReply, BuildRequest } from "./import-pool.js";
-import { buildNewSession, newSession } from "./new-session.js";
-import { isOpencodeDatabase } from "./opencode-storage.js";
-import { hasReply, NO_REPLY, planStatus } from "./plan-status.js";
-import { readSourceText } from "./source-lines.js";
-
-/** Sources above this size are left to the main thread, which writes them as it builds them. */
-const MAX_BUILD_BYTES = 64 << 20;
-
-function answer(request: BuildRequest): { reply: BuildReply; transfer: ArrayBuffer[] } {
-	const { id, path, options } = request;
-	const main = { reply: { id, kind: "main" } as BuildReply, transfer: [] };
-	try {
-		// The database message, a huge source: the main thread's path says and does it.
-		if (isOpencodeDatabase(path) || statSync(path).size > MAX_BUILD_BYTES) return main;
-		const plan = parseSource(readSourceText(path), path, options.from, {
-			fallbackCwd: options.cwd,
-			cwdGiven: options.cwdGiven,
-		});
-		if (plan.items.length === 0) throw new SkipError("no entries in it");
-		const status = planStatus(plan);
-		const summary = { tool: plan.tool, sourceId: plan.sourceId, cwd: plan.cwd, cwdFrom: plan.cwdOrigin };
-		if (status.kind === "unchanged")
-			return {
-				reply: {
-					id,
-					kind: "unchanged",
-					sessionFile: status.record.sessionFile,
-					badLines: [...plan.badLines],
-					...summary,
-				},
-				transfer: [],
-			};
-		// Appending, importing anew with a note, linking a parent: rare, and done by the main thread.
-		if (status.kind !== "new" || status.previous || plan.parentSourceId !== undefined) return main;
-		if (!hasReply(plan)) throw new SkipError(NO_REPLY);
-		const session = newSession(plan);
-		const lines: string[] = [];
-		const { record, blobs } = buildNewSession(plan, session, (line) => lines.push(line));
-		lines.push("");
-		// Its own buffers (not Node's shared pool), so they are handed over rather than copied.
-		const body = new TextEncoder().encode(lines.join("\n"));
-		const blobBytes = blobs.map((blob) => ({ hash: blob.hash, bytes: new Uint8Array(blob.bytes) }));
-		return {
-			reply: {
-				id,
-				kind: "built",
-				...summary,
-				file: session.file,
-				mtimeMs: session.mtimeMs,
-				entries: plan.items.length + 1,
-				badLines: [...plan.badLines],
-				body,
-				record,
-				blobs: blobBytes,
-			},
-			transfer: [body.buffer as ArrayBuffer, ...blobBytes.map((blob) => blob.bytes.buffer as ArrayBuffer)],
-		};
-	} catch (error) {
-		return { reply: { id, kind: "skipped", reason: skipReason(error) }, transfer: [] };
-	}
-}
+import { buildSource } from "./build-source.js";
+import type { BuildRequest } from "./import-pool.js";
 
 parentPort?.on("message", (request: BuildRequest) => {
-	const { reply, transfer } = answer(request);
+	const { reply, transfer } = buildSource(request);
 	parentPort?.postMessage(reply, transfer);
 });

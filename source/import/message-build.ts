@@ -108,13 +108,15 @@ export function argumentsOf(value: unknown): Record<string, unknown> {
 /**
  * Adds a `model_change` before each assistant message whose provider/model differs from the one
  * in effect on its branch (the first assistant message of a branch included), so the context
- * model is right wherever the person resumes.
+ * model is right wherever the person resumes. Items are fed in the source's order, all at once
+ * (`withModelChanges`) or as they are read (a parent is always fed before its children).
  */
-export function withModelChanges(items: readonly PlanItem[]): PlanItem[] {
-	const effective = new Map<string, string>();
-	const out: PlanItem[] = [];
-	for (const item of items) {
-		const inherited = item.parent === null ? undefined : effective.get(item.parent);
+export class ModelChanges {
+	readonly #effective = new Map<string, string>();
+
+	/** Sends the item to `out`, after the `model_change` it needs, if any. */
+	feed(item: PlanItem, out: (item: PlanItem) => void): void {
+		const inherited = item.parent === null ? undefined : this.#effective.get(item.parent);
 		let parent = item.parent;
 		let model = inherited;
 		if (item.body.kind === "model") model = item.body.model;
@@ -123,14 +125,24 @@ export function withModelChanges(items: readonly PlanItem[]): PlanItem[] {
 			const wanted = `${message.provider}/${message.model}`;
 			if (wanted !== inherited && message.model !== "") {
 				const key = `${item.key}#model`;
-				out.push({ key, parent, timestamp: item.timestamp, body: { kind: "model", model: wanted } });
-				effective.set(key, wanted);
+				out({ key, parent, timestamp: item.timestamp, body: { kind: "model", model: wanted } });
+				this.#effective.set(key, wanted);
 				parent = key;
 				model = wanted;
 			}
 		}
-		out.push(parent === item.parent ? item : { ...item, parent });
-		if (model !== undefined) effective.set(item.key, model);
+		out(parent === item.parent ? item : { ...item, parent });
+		if (model !== undefined) this.#effective.set(item.key, model);
 	}
+}
+
+/** The items with the `model_change`s they need (see `ModelChanges`). */
+export function withModelChanges(items: readonly PlanItem[]): PlanItem[] {
+	const changes = new ModelChanges();
+	const out: PlanItem[] = [];
+	const push = (item: PlanItem) => {
+		out.push(item);
+	};
+	for (const item of items) changes.feed(item, push);
 	return out;
 }

@@ -4,7 +4,7 @@ import { createSessionId } from "../session/ids.js";
 import { getDefaultSessionDir, sessionFileName } from "../session/session-paths.js";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../session/types.js";
 import { buildSessionLines, type LineSink } from "./entry-lines.js";
-import { IMPORTER_VERSION, type ImportPlan, type PlanItem } from "./import-plan.js";
+import { IMPORTER_VERSION, type ImportPlan, type PlanHead, type PlanItem } from "./import-plan.js";
 import type { ImportRecord } from "./import-record.js";
 
 /** A new session for a plan before its lines are built: its header, file and first (provenance) entry's data. */
@@ -27,21 +27,31 @@ export function appendOrder(plan: ImportPlan): readonly PlanItem[] {
 
 /** The source's last activity, in epoch ms (0 when no time parses). */
 export function lastTime(plan: ImportPlan): number {
-	let latest = Date.parse(plan.startedAt) || 0;
+	const latest = new LatestTime();
+	latest.see(plan.startedAt);
+	for (const item of plan.items) latest.see(item.timestamp);
+	return latest.ms();
+}
+
+/** The latest of the times it is shown, in epoch ms (0 when none parses). */
+export class LatestTime {
+	#latest = 0;
 	// Times in toISOString's form order as strings: only the latest of them is parsed.
-	let latestIso = "";
-	for (const item of plan.items) {
-		const iso = item.timestamp;
+	#latestIso = "";
+
+	see(iso: string): void {
 		if (isUtcIso(iso)) {
-			if (iso > latestIso) latestIso = iso;
-			continue;
+			if (iso > this.#latestIso) this.#latestIso = iso;
+			return;
 		}
 		const ms = Date.parse(iso);
-		if (ms > latest) latest = ms;
+		if (ms > this.#latest) this.#latest = ms;
 	}
-	const ms = latestIso === "" ? 0 : Date.parse(latestIso);
-	if (ms > latest) latest = ms;
-	return latest;
+
+	ms(): number {
+		const ms = this.#latestIso === "" ? 0 : Date.parse(this.#latestIso);
+		return Math.max(ms, this.#latest);
+	}
 }
 
 /** What toISOString writes for years 0–9999, all in UTC: such strings order as their times do. */
@@ -53,7 +63,7 @@ function isUtcIso(iso: string): boolean {
 
 /** The import record of a plan written to `sessionFile`. */
 export function recordFor(
-	plan: ImportPlan,
+	plan: PlanHead,
 	sessionFile: string,
 	entries: ImportRecord["entries"],
 	itemsDigest: string,
@@ -72,6 +82,11 @@ export function recordFor(
 
 /** Names and heads a new session for the plan (`note`: why it was imported again; `parentSession`: its parent's file). */
 export function newSession(plan: ImportPlan, note?: string, parentSession?: string): NewSession {
+	return newSessionOf(plan, lastTime(plan), note, parentSession);
+}
+
+/** `newSession` of a plan whose items were sent on as they were read (`mtimeMs`: their last activity). */
+export function newSessionOf(plan: PlanHead, mtimeMs: number, note?: string, parentSession?: string): NewSession {
 	const id = createSessionId();
 	const header: SessionHeader = {
 		type: "session",
@@ -96,7 +111,7 @@ export function newSession(plan: ImportPlan, note?: string, parentSession?: stri
 		...(note ? { note } : {}),
 	};
 	const file = join(getDefaultSessionDir(plan.cwd), sessionFileName(plan.startedAt, id));
-	return { header, file, provenance, mtimeMs: lastTime(plan) };
+	return { header, file, provenance, mtimeMs };
 }
 
 /** Sends the session's lines to the sink; returns its import record and the blobs its lines refer to. */

@@ -20,6 +20,20 @@ export function readSourceText(path: string): string {
 /** Splits JSONL text into objects; blank lines are ignored, torn or non-object lines are listed. */
 export function parseSourceLines(text: string): SourceLines {
 	const lines: SourceLine[] = [];
+	const badLines = forEachSourceLine(text, (value, line) => {
+		lines.push({ line, value });
+	});
+	return { lines, badLines };
+}
+
+/**
+ * Hands each JSON object line of JSONL text to `each` as it is parsed (so none need be kept);
+ * blank lines are ignored; returns the torn or non-object lines (1-based).
+ */
+export function forEachSourceLine(
+	text: string,
+	each: (value: Record<string, unknown>, line: number) => void,
+): number[] {
 	const badLines: number[] = [];
 	let start = 0;
 	let number = 0;
@@ -31,15 +45,17 @@ export function parseSourceLines(text: string): SourceLines {
 		start = end + 1;
 		// Only a line that starts with a space can be blank (a JSON line starts with "{").
 		if (raw.length === 0 || (raw.charCodeAt(0) <= 32 && raw.trim() === "")) continue;
+		let value: unknown;
 		try {
-			const value: unknown = JSON.parse(raw);
-			if (isRecord(value)) lines.push({ line: number, value });
-			else badLines.push(number);
+			value = JSON.parse(raw);
 		} catch {
 			badLines.push(number);
+			continue;
 		}
+		if (isRecord(value)) each(value, number);
+		else badLines.push(number);
 	}
-	return { lines, badLines };
+	return badLines;
 }
 
 /** A plain JSON object (not an array, not null). */

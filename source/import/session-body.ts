@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto";
+import type { PendingBlob } from "../session/blob-refs.js";
+import { withoutUndefined } from "../session/entry-fields.js";
+import { serializeEntry } from "../session/jsonl.js";
+import { persistsAsIs, prepareForPersistence } from "../session/persist-transform.js";
+import type { FileEntry, SessionHeader } from "../session/types.js";
+import { EntryIds, fieldsOf, itemJson, linePrefix, sharedParts, sharedPayload } from "./entry-lines.js";
+import { IMPORT_CUSTOM_TYPE, type PlanItem } from "./import-plan.js";
+
+/** Room kept before the items' lines for the header and the provenance entry, written last. */
+const FRONT = 8192;
+
+/** The digest's bytes are hashed in pieces of about this size. */
+const DIGEST_PIECE = 256 << 10;
+
+/** A session's lines, encoded, and what the import record keeps of them. */
+export interface SessionBytes {
+	/** Every line, newline-terminated, the header first. */
+	readonly bytes: Uint8Array;
+	/** source key → entry id, as a JSON object. */
+	readonly entriesJson: string;
+	/** The `ItemsDigest` of the items in the order they were added. */
+	readonly itemsDigest: string;
+	/** Images the lines refer to as blobs: stored before the session becomes visible. */
+	readonly blobs: PendingBlob[];
+}
+
+/**
+ * A new imported session written as its source is read: each item becomes its line as soon as the
+ * reader is done with it, encoded straight into one growing buffer (no strings joined, nothing of
+ * the session kept as objects), and the import record's digest hashes the bytes written instead
+ * of a second serialisation. The header and the provenance entry, which need the whole source
+ * (title, bad lines), are put in front at the end. Lines are the ones `buildSessionLines` makes.
+ */
+export class SessionBody {
+	#buf: Buffer;
+	#at = FRONT;
+	readonly #fresh = new EntryIds();
+	readonly #ids = new Map<string, string>();
+	/** key → where its line starts, to move the leaf last at the end (when the source has a leaf to keep). */
+	readonly #starts: Map<string, number> | undefined;
+	/** Keys that some item names as its parent. */
+	readonly #parents: Set<string> | undefined;
+	/** The record's `entries` as JSON members (`"key":"id"`), made as the items are written. */
+	readonly #entries: string[] = [];
+	/**
+	 * What the `ItemsDigest` hashes, gathered in a buffer and hashed a piece at a time: three
+	 * hash updates per item cost more than the hashing.
+	 */
+	readonly #hash = createHash("sha1");
+	readonly #digestBuf = Buffer.allocUnsafe(DIGEST_PIECE + 4096);
+	#digestAt = 0;
+	/** The end of the last item's digested JSON, hashed with the next item's start. */
+	#digestTail = "";
+	readonly #blobs: PendingBlob[] = [];
+	readonly #rootId: string;
+	#lastKey: string | undefined;
+	#count = 0;
+	#replied = false;
+
+	/**
+	 * `capacity`: about how many bytes the lines take (the source's length will do); `leaves`: the
+	 * source may name a leaf to move last (`finish`).
+	 */
+	constructor(capacity: number, leaves: boolean) {
+		// Its own memory (never Node's shared pool), so it can be handed to another thread whole.
+		this.#buf = Buffer.allocUnsafeSlow(FRONT + Math.max(4096, capacity));
+		this.#rootId = this.#fresh.next();
+		if (leaves) {
+			this.#starts = new Map();
+			this.#parents = new Set();
+		}
+	}
+
+	/** Items added so far. */
+	get count(): number {
+		return this.#count;
+	}
+
+	/** Whether an assistant message was added (xcsh keeps only sessions with one). */
+	get replied(): boolean {
+		return this.#replied;
+	}
+
+	/** Writes an item's line; its parent is the entry its parent key became (the root when it has none yet). */
+	add(item: PlanItem): void {
+		const parentId = item.parent === null ? this.#rootId : (this.#ids.get(item.parent) ?? this.#rootId);
+		if (item.parent !== null) this.#parents?.add(item.parent);
+		const id = this.#fresh.next();
+		const start = this.#at;
+		const shared = sharedPayload(item.body);
+		const key = JSON.stringify(item.key);
+		if (shared && persistsAsIs(shared.json)) {
+			// The entry's JSON is the payload's, already made: no entry object, no transform walk.
+			const [head] = sharedParts(item, shared);
+			// Written in two pieces: one string of both would be a copy of the payload's JSON.
+			this.#write(`${linePrefix(shared.type, id, parentId, item.timestamp)}${shared.entryHead}`);
+			const from = this.#at;
+			this.#write(shared.json);
+			this.#digestText(`${this.#digestTail}${key}\n${head}`);
+			this.#digestBytes(from, this.#at);
+			this.#digestTail = "}]\n";
+			this.#endLine("}");
+		} else {
+			const fields = fieldsOf(item.body, parentId, this.#ids);
+			const entry = withoutUndefined({
+				type: fields.type,
+				id,
+				parentId,
+				timestamp: item.timestamp,
+				...fields,
+			}) as FileEntry;
+			const parts = shared ? sharedParts(item, shared) : [itemJson(item)];
+			this.#digestText(`${this.#digestTail}${key}\n${parts.join("")}\n`);
+			this.#digestTail = "";
+			this.#write(`${serializeEntry(prepareForPersistence(entry, this.#blobs))}\n`);
+		}
+		this.#ids.set(item.key, id);
+		this.#starts?.set(item.key, start);
+		this.#entries.push(`${key}:"${id}"`);
+		this.#lastKey = item.key;
+		this.#count++;
+		if (item.body.kind === "message" && item.body.message.role === "assistant") this.#replied = true;
+	}
+
+	/** Ends the line with one ASCII character and the newline. */
+	#endLine(last: "}"): void {
+		if (this.#buf.length - this.#at < 2) this.#grow(this.#at + 2);
+		this.#buf[this.#at++] = last.charCodeAt(0);
+		this.#buf[this.#at++] = 0x0a;
+	}
+
+	#write(text: string): void {
+		// A UTF-16 unit is at most 3 bytes of UTF-8.
+		if (this.#buf.length - this.#at < text.length * 3) this.#grow(this.#at + text.length * 3);
+		this.#at += this.#buf.write(text, this.#at);
+	}
+
+	/** Adds text to what the digest hashes (`ItemsDigest`'s bytes: key line, item JSON, newline). */
+	#digestText(text: string): void {
+		if (text.length * 3 > this.#digestBuf.length - this.#digestAt) {
+			this.#digestFlush();
+			if (text.length * 3 > this.#digestBuf.length) {
+				this.#hash.update(text);
+				return;
+			}
+		}
+		this.#digestAt += this.#digestBuf.write(text, this.#digestAt);
+		if (this.#digestAt > DIGEST_PIECE) this.#digestFlush();
+	}
+
+	/** Adds the bytes written at [from, to) to what the digest hashes. */
+	#digestBytes(from: number, to: number): void {
+		if (to - from > this.#digestBuf.length - this.#digestAt) {
+			this.#digestFlush();
+			this.#hash.update(this.#buf.subarray(from, to));
+			return;
+		}
+		this.#digestBuf.set(this.#buf.subarray(from, to), this.#digestAt);
+		this.#digestAt += to - from;
+	}
+
+	#digestFlush(): void {
+		if (this.#digestAt === 0) return;
+		this.#hash.update(this.#digestBuf.subarray(0, this.#digestAt));
+		this.#digestAt = 0;
+	}
+
+	#grow(needed: number): void {
+		const next = Buffer.allocUnsafeSlow(Math.max(needed, this.#buf.length * 2));
+		this.#buf.copy(next, 0, 0, this.#at);
+		this.#buf = next;
+	}
+
+	/**
+	 * The session's bytes: the header, the root entry (`root`, the provenance) and every item's
+	 * line, with `leafKey`'s line moved last when it has no children (so it is the leaf on reload).
+	 */
+	finish(header: SessionHeader, root: { timestamp: string; data: unknown }, leafKey?: string): SessionBytes {
+		if (leafKey !== undefined && leafKey !== this.#lastKey && !this.#parents?.has(leafKey)) this.#moveLast(leafKey);
+		const rootEntry: FileEntry = {
+			type: "custom",
+			id: this.#rootId,
+			parentId: null,
+			timestamp: root.timestamp,
+			customType: IMPORT_CUSTOM_TYPE,
+			data: root.data,
+		};
+		const head = Buffer.from(
+			`${serializeEntry(prepareForPersistence(header, this.#blobs))}\n${serializeEntry(prepareForPersistence(rootEntry, this.#blobs))}\n`,
+		);
+		this.#digestText(this.#digestTail);
+		this.#digestFlush();
+		const itemsDigest = this.#hash.digest("base64url");
+		// The lines before the items usually fit in the room left in front of them.
+		let bytes: Uint8Array;
+		if (head.length <= FRONT) {
+			head.copy(this.#buf, FRONT - head.length);
+			bytes = this.#buf.subarray(FRONT - head.length, this.#at);
+		} else {
+			bytes = new Uint8Array(head.length + this.#at - FRONT);
+			bytes.set(head, 0);
+			bytes.set(this.#buf.subarray(FRONT, this.#at), head.length);
+		}
+		return { bytes, entriesJson: `{${this.#entries.join(",")}}`, itemsDigest, blobs: this.#blobs };
+	}
+
+	#moveLast(key: string): void {
+		const start = this.#starts?.get(key);
+		if (start === undefined) return;
+		const end = this.#buf.indexOf(0x0a, start) + 1;
+		const line = Buffer.from(this.#buf.subarray(start, end));
+		this.#buf.copyWithin(start, end, this.#at);
+		line.copy(this.#buf, this.#at - line.length);
+	}
+}

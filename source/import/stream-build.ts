@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import type { PendingBlob } from "../session/blob-refs.js";
+import { readClaudeCode } from "./claude-code.js";
+import { readCodex } from "./codex.js";
+import { detectTool } from "./detect.js";
+import { type ItemSink, type ParseOptions, type PlanHead, SkipError, type SourceTool } from "./import-plan.js";
+import { type RecordText, readImportRecord, recordTextWith } from "./import-record.js";
+import { LatestTime, newSessionOf, recordFor } from "./new-session.js";
+import { NO_REPLY } from "./plan-status.js";
+import { SessionBody } from "./session-body.js";
+
+/*
+ * A first import of a Claude Code or Codex source, written as it is read: each line of the source
+ * is parsed, mapped and its entry's line written before the next is parsed, so nothing of the
+ * session is held as objects (a plan of a big session kept the garbage collector busy longer than
+ * the parsing took). Anything but a first import (a record says the source was imported before:
+ * unchanged, grown, changed) goes through the plan, which compares the items with the record.
+ */
+
+/** Sources past this size are imported through the plan, which writes them to disk as it goes instead of holding them. */
+export const MAX_STREAM_BYTES = 64 << 20;
+
+/** The tools whose sources are written as they are read. */
+export type StreamTool = "claude-code" | "codex";
+
+/** A new session built from a source as it was read. */
+export interface StreamedSession {
+	readonly head: PlanHead;
+	readonly file: string;
+	readonly mtimeMs: number;
+	/** Entries written, the provenance entry included. */
+	readonly entries: number;
+	/** Every line, newline-terminated. */
+	readonly body: Uint8Array;
+	readonly record: RecordText;
+	readonly blobs: PendingBlob[];
+}
+
+/** The source's tool when its new session can be written as it is read, else undefined. */
+export function streamTool(text: string, from: SourceTool | "auto"): StreamTool | undefined {
+	// An empty file is said to be one by the plan path.
+	if (text.trim() === "") return undefined;
+	const tool = from === "auto" ? detectTool(text) : from;
+	return tool === "claude-code" || tool === "codex" ? tool : undefined;
+}
+
+/** An earlier import of this source whose session is still there: the plan compares with it. */
+function importedBefore(tool: SourceTool, sourceId: string): boolean {
+	const record = readImportRecord(tool, sourceId);
+	return record !== undefined && existsSync(record.sessionFile);
+}
+
+/** Said (thrown through the reader) when a record of the source turns up: the plan takes over. */
+class ImportedBefore extends Error {}
+
+/**
+ * Builds the new session of a source never imported before, or returns undefined when it was (the
+ * plan path then says unchanged, appends or imports again). Throws SkipError like the plan path:
+ * no session id, no entries, no reply.
+ */
+export function buildStreamed(
+	text: string,
+	sourcePath: string,
+	tool: StreamTool,
+	options: ParseOptions,
+): StreamedSession | undefined {
+	const body = new SessionBody(text.length + (text.length >> 2), tool === "claude-code");
+	const latest = new LatestTime();
+	let checked: string | undefined;
+	const sink: ItemSink = {
+		item: (item) => {
+			body.add(item);
+			latest.see(item.timestamp);
+		},
+		sourceId: (id) => {
+			checked = id;
+			if (importedBefore(tool, id)) throw new ImportedBefore();
+		},
+	};
+	let head: PlanHead;
+	try {
+		head =
+			tool === "claude-code"
+				? readClaudeCode(text, sourcePath, options, sink)
+				: readCodex(text, sourcePath, options, sink);
+	} catch (error) {
+		if (error instanceof ImportedBefore) return undefined;
+		throw error;
+	}
+	if (head.sourceId !== checked && importedBefore(tool, head.sourceId)) return undefined;
+	if (body.count === 0) throw new SkipError("no entries in it");
+	if (!body.replied) throw new SkipError(NO_REPLY);
+	latest.see(head.startedAt);
+	const session = newSessionOf(head, latest.ms());
+	const built = body.finish(session.header, { timestamp: head.startedAt, data: session.provenance }, head.leafKey);
+	return {
+		head,
+		file: session.file,
+		mtimeMs: session.mtimeMs,
+		entries: body.count + 1,
+		body: built.bytes,
+		record: recordTextWith(recordFor(head, session.file, {}, built.itemsDigest), built.entriesJson),
+		blobs: built.blobs,
+	};
+}
