@@ -49,12 +49,18 @@ export interface LineScanOptions {
 	onProgress?: (bytesRead: number, total: number) => void;
 	/** A leading byte-order mark stays part of line 1 (the session index keeps the header's bytes as they are). */
 	keepBom?: boolean;
+	/**
+	 * Reads the next chunk while this one's lines are reported (as a read stream reads ahead): a big
+	 * open's parse no longer waits for each read. Only for a reader that reads into the buffer it is
+	 * given (or a fresh one) and needs no pause between chunks.
+	 */
+	readAhead?: boolean;
 }
 
-/** Reads `length` bytes at `position` (fewer at the end of the file). */
 /**
- * Reads up to `length` bytes at `position`; with `into`, it may read into that buffer (the scan
- * reuses one chunk buffer: a new 4 MB buffer per chunk was tens of MB of garbage at a big open's peak).
+ * Reads up to `length` bytes at `position` (fewer at the end of the file); with `into`, it may read
+ * into that buffer: the scan reuses its chunk buffers (a new 4 MB buffer per chunk was tens of MB of
+ * garbage at a big open's peak).
  */
 export type ReadAt = (position: number, length: number, into?: Buffer) => Promise<Buffer>;
 
@@ -101,8 +107,19 @@ export async function* lineBatches(
 	let skipping = false;
 	let bomChecked = position > 0 || options.keepBom === true;
 	let batch: ScannedLine[] = [];
-	// Every line is decoded (or its rest copied) before the next read, so one buffer serves every chunk.
-	const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(0, size - position)));
+	// Every line of a chunk is decoded (or its rest copied) before its buffer is read into again; with
+	// `readAhead`, two buffers take turns, one being read while the other's lines are reported.
+	const bufferBytes = Math.min(chunkBytes, Math.max(0, size - position));
+	const buffers = options.readAhead
+		? [Buffer.allocUnsafe(bufferBytes), Buffer.allocUnsafe(bufferBytes)]
+		: [Buffer.allocUnsafe(bufferBytes)];
+	let turn = 0;
+	const readFrom = (at: number): Promise<Buffer> | undefined => {
+		if (at >= size) return undefined;
+		turn = (turn + 1) % buffers.length;
+		return readAt(at, Math.min(chunkBytes, size - at), buffers[turn]);
+	};
+	let ahead = readFrom(position);
 
 	const emit = (last: Buffer | undefined, end: number): ScannedLine => {
 		const length = end - lineStart;
@@ -120,47 +137,55 @@ export async function* lineBatches(
 		return line;
 	};
 
-	while (position < size) {
-		if (options.signal?.aborted) throw options.signal.reason;
-		const chunk = await readAt(position, Math.min(chunkBytes, size - position), buffer);
-		if (chunk.length === 0) break;
-		let start = 0;
-		if (!bomChecked) {
-			bomChecked = true;
-			if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-				start = 3;
-				lineStart = position + 3;
+	try {
+		while (ahead) {
+			if (options.signal?.aborted) throw options.signal.reason;
+			const chunk = await ahead;
+			ahead = undefined;
+			if (chunk.length === 0) break;
+			if (options.readAhead) ahead = readFrom(position + chunk.length);
+			let start = 0;
+			if (!bomChecked) {
+				bomChecked = true;
+				if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+					start = 3;
+					lineStart = position + 3;
+				}
 			}
-		}
-		for (let at = chunk.indexOf(NEWLINE, start); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
-			emit(chunk.subarray(start, at), position + at);
-			start = at + 1;
-			lineStart = position + start;
-			// A few lines at a time: decoding a whole chunk's lines before any is used kept megabytes of
-			// text alive past the young generation (a 32 MB open took 50 MB more).
-			if (batch.length >= BATCH_LINES) {
+			for (let at = chunk.indexOf(NEWLINE, start); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
+				emit(chunk.subarray(start, at), position + at);
+				start = at + 1;
+				lineStart = position + start;
+				// A few lines at a time: decoding a whole chunk's lines before any is used kept megabytes of
+				// text alive past the young generation (a 32 MB open took 50 MB more).
+				if (batch.length >= BATCH_LINES) {
+					yield batch;
+					batch = [];
+				}
+			}
+			if (start < chunk.length && !skipping) {
+				const rest = chunk.subarray(start);
+				pendingBytes += rest.length;
+				// A line past the limit can never be decoded: stop holding its bytes.
+				if (pendingBytes > maxLine) {
+					skipping = true;
+					pieces = [];
+				} else {
+					// Copied: the chunk buffer may be reused by the reader.
+					pieces.push(Buffer.from(rest));
+				}
+			}
+			position += chunk.length;
+			options.onProgress?.(position, size);
+			if (batch.length > 0) {
 				yield batch;
 				batch = [];
 			}
+			ahead ??= readFrom(position);
 		}
-		if (start < chunk.length && !skipping) {
-			const rest = chunk.subarray(start);
-			pendingBytes += rest.length;
-			// A line past the limit can never be decoded: stop holding its bytes.
-			if (pendingBytes > maxLine) {
-				skipping = true;
-				pieces = [];
-			} else {
-				// Copied: the chunk buffer may be reused by the reader.
-				pieces.push(Buffer.from(rest));
-			}
-		}
-		position += chunk.length;
-		options.onProgress?.(position, size);
-		if (batch.length > 0) {
-			yield batch;
-			batch = [];
-		}
+	} finally {
+		// A read still running when the scan stops (aborted, or the caller stopped early) must not fail unheard.
+		ahead?.catch(() => undefined);
 	}
 	const missingFinalNewline = position > lineStart;
 	if (missingFinalNewline) emit(pieces.length === 0 ? Buffer.alloc(0) : undefined, position).unterminated = true;

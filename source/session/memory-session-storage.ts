@@ -2,7 +2,14 @@ import { dirname } from "node:path";
 import { type BlobStorage, MemoryBlobStore } from "./blob-store.js";
 import type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
 import type { LockResult } from "./session-lock.js";
-import { type BodyFile, decodePrefix, enoent, type SessionStorage, type StorageStat } from "./session-storage.js";
+import {
+	type BodyFile,
+	type ChunkReader,
+	decodePrefix,
+	enoent,
+	type SessionStorage,
+	type StorageStat,
+} from "./session-storage.js";
 
 interface MemoryFile {
 	text: string;
@@ -90,6 +97,10 @@ export class MemorySessionStorage implements SessionStorage {
 		const file = this.#files.get(path);
 		if (!file) throw enoent(path);
 		return Buffer.from(file.text).subarray(position, position + length);
+	}
+
+	openChunkReader(path: string): ChunkReader {
+		return { read: (position, length) => this.readBytes(path, position, length), close: async () => undefined };
 	}
 
 	openBodyFile(path: string): BodyFile {

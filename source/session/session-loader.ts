@@ -106,16 +106,23 @@ async function scanInto(
 	if (!stat) return undefined;
 	let stopped = false;
 	let lastStart = from.bytes;
-	const end = await scanLines(
-		(position, length, into) =>
-			stopped ? Promise.resolve(Buffer.alloc(0)) : storage.readBytes(path, position, length, into),
-		stat.size,
-		(line) => {
-			lastStart = line.offset;
-			if (!stopped && !parser.push(line)) stopped = true;
-		},
-		{ ...progress, from: from.bytes, firstLineNumber: from.nextLineNumber },
-	);
+	// One open for the whole scan: an open and a close around each read made the read-ahead wait for
+	// the main thread between them.
+	const reader = storage.openChunkReader(path);
+	let end: LineScanEnd;
+	try {
+		end = await scanLines(
+			(position, length, into) => (stopped ? Promise.resolve(Buffer.alloc(0)) : reader.read(position, length, into)),
+			stat.size,
+			(line) => {
+				lastStart = line.offset;
+				if (!stopped && !parser.push(line)) stopped = true;
+			},
+			{ ...progress, from: from.bytes, firstLineNumber: from.nextLineNumber, readAhead: true },
+		);
+	} finally {
+		await reader.close();
+	}
 	const covered = end.missingFinalNewline
 		? { bytes: lastStart, nextLineNumber: end.nextLineNumber - 1 }
 		: { bytes: end.endOffset, nextLineNumber: end.nextLineNumber };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync, writeFileSync } from "node:fs";
-import { access, copyFile, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { access, copyFile, type FileHandle, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { type BlobStorage, BlobStore } from "./blob-store.js";
@@ -31,6 +31,13 @@ export interface BodyFile {
 	close(): void;
 }
 
+/** A file held open for a scan's chunk reads (one read per chunk, no open and close around each). */
+export interface ChunkReader {
+	/** Up to `length` bytes at `position` (into `into` when given and big enough). */
+	read(position: number, length: number, into?: Buffer): Promise<Buffer>;
+	close(): Promise<void>;
+}
+
 /** Every filesystem operation `SessionManager` uses, so sessions can live on disk or in memory. */
 export interface SessionStorage {
 	ensureDirSync(dir: string): void;
@@ -51,6 +58,8 @@ export interface SessionStorage {
 	/** Up to `length` bytes from `position` (fewer at the end of the file). */
 	/** Up to `length` bytes at `position` (into `into` when given and big enough). */
 	readBytes(path: string, position: number, length: number, into?: Buffer): Promise<Buffer>;
+	/** Opens a file for a scan's reads (the first read rejects with ENOENT when it is missing). */
+	openChunkReader(path: string): ChunkReader;
 	/** Opens a file for `BodyFile.readSync` (rejects with ENOENT when missing). */
 	openBodyFile(path: string): BodyFile;
 	/** Appends bytes and fsyncs the file. */
@@ -186,6 +195,23 @@ export class FileSessionStorage implements SessionStorage {
 		} finally {
 			await handle.close();
 		}
+	}
+
+	openChunkReader(path: string): ChunkReader {
+		let opening: Promise<FileHandle> | undefined;
+		return {
+			async read(position, length, into) {
+				const handle = await (opening ??= open(path, "r"));
+				// Unzeroed: only the bytes read are handed out.
+				const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
+				const { bytesRead } = await handle.read(buffer, 0, length, position);
+				return buffer.subarray(0, bytesRead);
+			},
+			async close() {
+				const handle = await opening?.catch(() => undefined);
+				await handle?.close();
+			},
+		};
 	}
 
 	openBodyFile(path: string): BodyFile {

@@ -19,7 +19,22 @@ async function scan(text: string | Buffer, options: Parameters<typeof scanLines>
 }
 
 describe("scanLines", () => {
-	it("reads every chunk into one buffer it hands the reader, and the lines stay right across chunks", async () => {
+	it("without read-ahead, reads every chunk into one buffer, after the last chunk's lines were reported", async () => {
+		const text = Buffer.from("one\ntwo\nthree\nfour\n");
+		const given = new Set<Buffer>();
+		const events: string[] = [];
+		const readAt = async (position: number, length: number, into?: Buffer) => {
+			given.add(into!);
+			events.push(`read ${position}`);
+			const read = text.copy(into!, 0, position, position + length);
+			return into!.subarray(0, read);
+		};
+		await scanLines(readAt, text.length, (line) => void events.push(line.text ?? ""), { chunkBytes: 8 });
+		expect(given.size).toBe(1);
+		expect(events).toEqual(["read 0", "one", "two", "read 8", "three", "read 16", "four"]);
+	});
+
+	it("reads the chunks into two buffers it hands the reader in turn (one read ahead), and the lines stay right", async () => {
 		const text = Buffer.from('{"a":1}\nsecond line\n\n{"é":"ü"}\ntorn');
 		const given = new Set<Buffer>();
 		const readAt = async (position: number, length: number, into?: Buffer) => {
@@ -31,8 +46,8 @@ describe("scanLines", () => {
 			return into.subarray(0, read);
 		};
 		const lines: ScannedLine[] = [];
-		const end = await scanLines(readAt, text.length, (line) => lines.push(line), { chunkBytes: 5 });
-		expect(given.size).toBe(1);
+		const end = await scanLines(readAt, text.length, (line) => lines.push(line), { chunkBytes: 5, readAhead: true });
+		expect(given.size).toBe(2);
 		expect(lines.map((line) => line.text)).toEqual(['{"a":1}', "second line", "", '{"é":"ü"}', "torn"]);
 		expect(end.missingFinalNewline).toBe(true);
 	});
