@@ -47,6 +47,14 @@ export class EarlyPickerController {
 		});
 	}
 
+	/**
+	 * Lists this project's sessions: what the index holds is in the snapshot when this returns (so
+	 * the picker's first frame already has its rows), the refresh follows in the background.
+	 */
+	start(): void {
+		void this.selector.load("project");
+	}
+
 	/** Registers a change listener; returns its unsubscribe. */
 	subscribe = (listener: Listener): (() => void) => {
 		this.#listeners.add(listener);

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector-controller.js";
 import { clip } from "../../source/render/clip.js";
 import { formatRelativeTime } from "../../source/render/relative-time.js";
@@ -24,6 +24,8 @@ export interface SessionSelectorProps extends SessionSelectorCallbacks {
 	readonly height: number;
 	readonly width: number;
 	readonly isActive: boolean;
+	/** Called once, after the first frame that shows the rows (or why there are none). */
+	readonly onShown?: (() => void) | undefined;
 }
 
 /** Title, filter, ▲ marker, ▼ marker, status and footer: the lines that are not rows. */
@@ -157,6 +159,13 @@ export function SessionSelector(props: SessionSelectorProps) {
 			: "Resume session — all projects (Tab: this project)";
 
 	const ready = useInputReady();
+	const shown = useRef(false);
+	const { onShown } = props;
+	useEffect(() => {
+		if (!ready || shown.current) return;
+		shown.current = true;
+		onShown?.();
+	}, [ready, onShown]);
 	let body: ReactNode;
 	if (!ready) body = null;
 	else if (loading && sessions.length === 0)
