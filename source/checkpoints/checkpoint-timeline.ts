@@ -6,6 +6,8 @@ import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData, parseCheckpointData } from
 /** What checkpoints are read from: a session's tree (a SessionManager or a read-only snapshot). */
 export interface CheckpointTree {
 	getSkeleton(): readonly EntryShape[];
+	/** `getSkeleton()` of one type of entry (a session's checkpoints are found without a look at every entry). */
+	getSkeletonOfType?(type: string): readonly EntryShape[];
 	getEntry(id: string): StoredEntry | undefined;
 	getBranchSkeleton(fromId?: string): readonly EntryShape[];
 }
@@ -30,7 +32,7 @@ export function checkpointOf(tree: CheckpointTree, shape: EntryShape): Checkpoin
 /** Every checkpoint entry of the session, in file order (only custom entries' bodies are read). */
 export function allCheckpoints(tree: CheckpointTree): CheckpointRecord[] {
 	const records: CheckpointRecord[] = [];
-	for (const shape of tree.getSkeleton()) {
+	for (const shape of tree.getSkeletonOfType?.("custom") ?? tree.getSkeleton()) {
 		const record = checkpointOf(tree, shape);
 		if (record) records.push(record);
 	}

@@ -293,6 +293,12 @@ export abstract class SessionEntries {
 		return this.#table.slots;
 	}
 
+	/** `getSkeleton()`'s shapes of the entries of type `type` only. */
+	getSkeletonOfType(type: string): readonly EntryShape[] {
+		const { slots } = this.#table;
+		return this.#table.positionsOfType(type).map((at) => slots[at]!);
+	}
+
 	/** One entry by id. */
 	getEntry(id: string): StoredEntry | undefined {
 		const slot = this.#slot(id);

@@ -56,19 +56,25 @@ class TableTreeModel implements TreeModel {
 		const size = table.size;
 		this.size = size;
 		// Children in insertion order: count per parent, then fill each parent's run in position order.
+		// The table's own parent column is used as it is (half a million entries are not copied), unless
+		// a damaged file gave an entry itself as parent: then a copy says "root" for it.
 		const start = new Int32Array(size + 1);
-		const parents = new Int32Array(size);
+		let parents = table.parentPositions();
+		let copied = false;
 		let rootCount = 0;
 		let parentsFirst = true;
 		for (let i = 0; i < size; i++) {
-			const parent = table.parentOf(i);
-			if (parent !== NO_POSITION && parent !== i && parent >= 0 && parent < size) {
+			const parent = parents[i]!;
+			if (parent >= 0 && parent !== i && parent < size) {
 				start[parent + 1]!++;
-				parents[i] = parent;
 				if (parent > i) parentsFirst = false;
 			} else {
-				parents[i] = -1;
 				rootCount++;
+				if (parent !== NO_POSITION) {
+					if (!copied) parents = parents.slice();
+					copied = true;
+					parents[i] = NO_POSITION;
+				}
 			}
 		}
 		this.parents = parents;
@@ -117,7 +123,8 @@ class TableTreeModel implements TreeModel {
 		let translated: number[] = [];
 		for (let p = from; p < codes.length; p++) {
 			const slot = slots[p]!;
-			if (slot instanceof LazyEntry && !slot.pinned) {
+			// A body in memory has the kind its skeleton recorded: no summary is made for it here.
+			if (slot instanceof LazyEntry) {
 				if (slot.columns !== columns) {
 					columns = slot.columns;
 					const kinds = columns.kindColumn();

@@ -75,6 +75,30 @@ describe("a big session opened with its bodies on disk", () => {
 		expect(lazy.buildSessionContext()).toEqual(full.buildSessionContext());
 	});
 
+	it("finds the entries of one type from the skeleton's columns, cached or just appended", async () => {
+		const { file } = await writeSession();
+		const writer = await open(file, Number.POSITIVE_INFINITY);
+		writer.appendCustomEntry("checkpoint", { n: 1 });
+		writer.appendMessage(userMessage("between"));
+		writer.appendCustomEntry("other", { n: 2 });
+		await writer.close();
+		const ofType = (session: SessionManager, type: string) =>
+			session
+				.getSkeleton()
+				.filter((shape) => shape.type === type)
+				.map((shape) => shape.id);
+		// The first open builds the skeleton, the second reads it from its cache and extends it.
+		for (const round of [1, 2]) {
+			const lazy = await open(file, 0);
+			lazy.appendCustomEntry("appended", { n: round });
+			for (const type of ["custom", "message", "label", "no such type"]) {
+				expect(lazy.getSkeletonOfType(type).map((shape) => shape.id)).toEqual(ofType(lazy, type));
+			}
+			expect(lazy.getSkeletonOfType("custom")).toHaveLength(2 + round);
+			await lazy.close();
+		}
+	});
+
 	it("appends, and the append is there when the file is opened again", async () => {
 		const { file } = await writeSession();
 		const lazy = await open(file, 0);
