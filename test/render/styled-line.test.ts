@@ -1,5 +1,6 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
+import { clip } from "../../source/render/clip.js";
 import { cyan, dim } from "../../source/render/paint.js";
 import { styledLine } from "../../source/render/styled-line.js";
 import { plain } from "../helpers/ink.js";
@@ -42,5 +43,14 @@ describe("styledLine (a list row cut to the width, as Ink's truncate-end cuts it
 	it("reads only the head of a very long text", () => {
 		const line = styledLine([{ text: `é${"x".repeat(1_000_000)}` }], 10);
 		expect(plain(line)).toBe(`é${"x".repeat(8)}…`);
+	});
+});
+
+describe("clip", () => {
+	it("cuts a short string of wide characters that is still too wide (four characters, eight columns)", () => {
+		expect(clip("漢字漢字", 6)).toBe("漢字…");
+		expect(clip("漢字漢字", 8)).toBe("漢字漢字");
+		expect(clip("plain text", 5)).toBe("plai…");
+		expect(clip("plain", 5)).toBe("plain");
 	});
 });
