@@ -36,7 +36,12 @@ export function EarlyPicker({ controller, onExit, onShown }: EarlyPickerProps) {
 				onDelete={(path) => void selector.deleteSession(path)}
 				onRename={(path, name) => void selector.renameSession(path, name)}
 				onSelect={(path) => controller.pick(path)}
-				onShown={onShown}
+				// The app's key buffer holds keys until this screen's input handler is subscribed.
+				keysHeld
+				onShown={() => {
+					controller.shown();
+					onShown?.();
+				}}
 			/>
 		</QuitKeyContext.Provider>
 	);

@@ -114,8 +114,9 @@ describe("EarlyPickerController (the xcsh --resume picker drawn before the app l
 		early.start();
 		const snapshot = early.selector.getSnapshot();
 		expect(snapshot.sessions.map((s) => s.path)).toEqual([manager.getSessionFile()]);
-		// The refresh behind the rows goes on after start() returned.
+		// The index's refresh behind the rows waits until the view says they are on screen.
 		expect(snapshot.loading).toBe(true);
+		early.shown();
 		await vi.waitFor(() => expect(early.selector.getSnapshot().loading).toBe(false));
 	});
 });
