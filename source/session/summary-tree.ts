@@ -31,10 +31,11 @@ const tableKinds = new WeakMap<EntryTable, Uint8Array>();
 class TableTreeModel implements TreeModel {
 	readonly size: number;
 	readonly roots: Int32Array;
-	readonly childStart: Int32Array;
-	readonly childList: Int32Array;
+	readonly firstChild: Int32Array;
+	readonly nextSibling: Int32Array;
 	readonly parents: Int32Array;
 	readonly parentsFirst: boolean;
+	#runs: { start: Int32Array; list: Int32Array } | undefined;
 	readonly #table: EntryTable;
 	readonly #labels: ReadonlyMap<string, string>;
 	readonly #read: (slot: EntrySlot) => StoredEntry;
@@ -55,21 +56,25 @@ class TableTreeModel implements TreeModel {
 		this.#positionOf = positionOf;
 		const size = table.size;
 		this.size = size;
-		// Children in insertion order: count per parent, then fill each parent's run in position order.
-		// The table's own parent column is used as it is (half a million entries are not copied), unless
-		// a damaged file gave an entry itself as parent: then a copy says "root" for it.
-		const start = new Int32Array(size + 1);
+		// Children in insertion order as lists, in one pass from the last entry back (each is put in
+		// front of its parent's list). The table's own parent column is used as it is (half a million
+		// entries are not copied), unless a damaged file gave an entry itself as parent: then a copy
+		// says "root" for it.
 		let parents = table.parentPositions();
 		let copied = false;
-		let rootCount = 0;
+		const first = new Int32Array(size).fill(-1);
+		const next = new Int32Array(size);
+		const roots: number[] = [];
 		let parentsFirst = true;
-		for (let i = 0; i < size; i++) {
+		for (let i = size - 1; i >= 0; i--) {
 			const parent = parents[i]!;
 			if (parent >= 0 && parent !== i && parent < size) {
-				start[parent + 1]!++;
+				next[i] = first[parent]!;
+				first[parent] = i;
 				if (parent > i) parentsFirst = false;
 			} else {
-				rootCount++;
+				next[i] = -1;
+				roots.push(i);
 				if (parent !== NO_POSITION) {
 					if (!copied) parents = parents.slice();
 					copied = true;
@@ -79,19 +84,37 @@ class TableTreeModel implements TreeModel {
 		}
 		this.parents = parents;
 		this.parentsFirst = parentsFirst;
+		this.roots = Int32Array.from(roots.reverse());
+		this.firstChild = first;
+		this.nextSibling = next;
+	}
+
+	/** The children as runs of one array (the full layout of a search or folds walks them), made when first asked for. */
+	get childStart(): Int32Array {
+		return this.#childRuns().start;
+	}
+
+	get childList(): Int32Array {
+		return this.#childRuns().list;
+	}
+
+	#childRuns(): { start: Int32Array; list: Int32Array } {
+		if (this.#runs) return this.#runs;
+		const { size, parents } = this;
+		const start = new Int32Array(size + 1);
+		for (let i = 0; i < size; i++) {
+			const parent = parents[i]!;
+			if (parent >= 0) start[parent + 1]!++;
+		}
 		for (let i = 0; i < size; i++) start[i + 1]! += start[i]!;
 		const fill = start.slice(0, size);
-		const list = new Int32Array(size - rootCount);
-		const roots = new Int32Array(rootCount);
-		let r = 0;
+		const list = new Int32Array(size - this.roots.length);
 		for (let i = 0; i < size; i++) {
 			const parent = parents[i]!;
 			if (parent >= 0) list[fill[parent]!++] = i;
-			else roots[r++] = i;
 		}
-		this.roots = roots;
-		this.childStart = start;
-		this.childList = list;
+		this.#runs = { start, list };
+		return this.#runs;
 	}
 
 	parentOf(position: number): number {
