@@ -12,16 +12,25 @@ export class EntryTable {
 	readonly slots: EntrySlot[];
 	#parents: Int32Array;
 	#positions: Map<string, number> | undefined;
+	/**
+	 * How many first slots are the rows 0, 1, 2… of one skeleton's columns (a warm open's entries):
+	 * what the columns hold of those (type, kind) is read from their typed arrays, slots untouched.
+	 */
+	readonly #run: { readonly columns: SkeletonColumns; readonly length: number } | undefined;
 
 	constructor(slots: EntrySlot[]) {
 		this.slots = slots;
 		this.#parents = new Int32Array(Math.max(16, slots.length + (slots.length >> 2)));
 		const unknown: number[] = [];
+		const first = slots[0];
+		const runColumns = first instanceof LazyEntry && first.row === 0 ? first.columns : undefined;
+		let runLength = 0;
 		// Skeletons remember what is worked out here: caching them again (after a first open, an
 		// append) needs no id map, and a warm open finds every parent already known.
 		for (let i = 0; i < slots.length; i++) {
 			const slot = slots[i]!;
 			const lazy = isLazy(slot);
+			if (runLength === i && lazy && slot.row === i && slot.columns === runColumns) runLength = i + 1;
 			const cached = lazy ? slot.parentAt : UNKNOWN_PARENT;
 			if (cached !== UNKNOWN_PARENT) {
 				this.#parents[i] = cached;
@@ -41,6 +50,12 @@ export class EntryTable {
 			this.#parents[i] = this.position(slot.parentId!) ?? NO_POSITION;
 			if (isLazy(slot)) slot.parentAt = this.#parents[i]!;
 		}
+		this.#run = runColumns && runLength > 0 ? { columns: runColumns, length: runLength } : undefined;
+	}
+
+	/** The first slots that are rows 0, 1, 2… of one skeleton's columns, in order (undefined: none). */
+	columnRun(): { readonly columns: SkeletonColumns; readonly length: number } | undefined {
+		return this.#run;
 	}
 
 	/** Number of entries. */
@@ -74,7 +89,15 @@ export class EntryTable {
 		const { slots } = this;
 		let columns: SkeletonColumns | undefined;
 		let code = -1;
-		for (let p = 0; p < slots.length; p++) {
+		let from = 0;
+		const run = this.#run;
+		if (run) {
+			const wanted = run.columns.typeCode(type);
+			const types = run.columns.typeColumn();
+			for (let p = 0; p < run.length; p++) if (types[p] === wanted) found.push(p);
+			from = run.length;
+		}
+		for (let p = from; p < slots.length; p++) {
 			const slot = slots[p]!;
 			if (slot instanceof LazyEntry) {
 				if (slot.columns !== columns) {

@@ -230,6 +230,11 @@ export class SkeletonColumns {
 		return this.#types[at] === code;
 	}
 
+	/** The type column as it is: each row's `typeCode` of its type. */
+	typeColumn(): Uint8Array {
+		return this.#types;
+	}
+
 	/** The code rows of type `type` carry (-1: none does). */
 	typeCode(type: string): number {
 		return this.#typeNames.find(type);

@@ -137,13 +137,25 @@ class TableTreeModel implements TreeModel {
 		// An entry's kind never changes and a table only grows: codes found for an earlier edition are kept.
 		const known = tableKinds.get(this.#table);
 		const codes = new Uint8Array(this.size);
-		const from = known ? Math.min(known.length, this.size) : 0;
+		let from = known ? Math.min(known.length, this.size) : 0;
 		if (known) codes.set(known.subarray(0, from));
 		const { slots } = this.#table;
-		// Skeletons' kinds straight from their columns (one translation per columns object).
+		// Skeletons' kinds straight from their columns (one translation per columns object); the
+		// slots a warm open made, rows of one columns object in order, without touching the slots.
 		let columns: SkeletonColumns | undefined;
 		let column: Uint8Array = new Uint8Array(0);
 		let translated: number[] = [];
+		const run = this.#table.columnRun();
+		if (run && from < run.length) {
+			const kinds = run.columns.kindColumn();
+			const names = kinds.names.map(kindCode);
+			const end = Math.min(run.length, codes.length);
+			for (let p = from; p < end; p++) {
+				const code = kinds.codes[p]!;
+				codes[p] = code !== 0 ? names[code - 1]! : kindCode(this.kind(p));
+			}
+			from = end;
+		}
 		for (let p = from; p < codes.length; p++) {
 			const slot = slots[p]!;
 			// A body in memory has the kind its skeleton recorded: no summary is made for it here.
