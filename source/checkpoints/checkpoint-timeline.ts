@@ -9,6 +9,8 @@ export interface CheckpointTree {
 	/** `getSkeleton()` of one type of entry (a session's checkpoints are found without a look at every entry). */
 	getSkeletonOfType?(type: string): readonly EntryShape[];
 	getEntry(id: string): StoredEntry | undefined;
+	/** The entry of a shape of `getSkeleton()` without looking its id up (a big session then builds no index of every id). */
+	entryOf?(shape: EntryShape): StoredEntry;
 	getBranchSkeleton(fromId?: string): readonly EntryShape[];
 }
 
@@ -23,7 +25,9 @@ export interface CheckpointRecord {
 /** The checkpoint record of an entry, if it is one. */
 export function checkpointOf(tree: CheckpointTree, shape: EntryShape): CheckpointRecord | undefined {
 	if (shape.type !== "custom") return undefined;
-	const entry = tree.getEntry(shape.id) as { customType?: unknown; data?: unknown } | undefined;
+	const entry = (tree.entryOf ? tree.entryOf(shape) : tree.getEntry(shape.id)) as
+		| { customType?: unknown; data?: unknown }
+		| undefined;
 	if (entry?.customType !== CHECKPOINT_CUSTOM_TYPE) return undefined;
 	const data = parseCheckpointData(entry.data);
 	return data && { entryId: shape.id, parentId: shape.parentId, timestamp: shape.timestamp, data };
