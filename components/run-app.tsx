@@ -32,7 +32,10 @@ function useEarlyPicker(create: (() => Promise<EarlyPickerController>) | undefin
 		if (!create) return;
 		let live = true;
 		void Promise.all([import("./early-picker.js"), create()]).then(([module, controller]) => {
-			if (live) setEarly({ Picker: module.EarlyPicker, controller });
+			if (!live) return;
+			// The index's rows are listed now, so the picker's first frame shows them.
+			controller.start();
+			setEarly({ Picker: module.EarlyPicker, controller });
 		});
 		return () => {
 			live = false;
@@ -71,8 +74,12 @@ function Boot({
 		early?.controller.subscribe ?? noSubscription,
 		early?.controller.getSnapshot ?? noState,
 	);
-	// With an early picker, the (CPU-heavy) load starts once the picker is on screen, not before.
-	const waitForPicker = options.earlyPicker !== undefined && early === undefined;
+	// With an early picker, the (CPU-heavy) load starts once the picker's rows are on screen: its
+	// module compiling would otherwise hold the rows' frame back.
+	// A pick or Escape before that needs the app at once.
+	const [pickerShown, setPickerShown] = useState(false);
+	const waitForPicker =
+		options.earlyPicker !== undefined && !pickerShown && (early === undefined || earlyState?.kind === "picking");
 	useEffect(() => {
 		if (waitForPicker) return;
 		let live = true;
@@ -98,7 +105,7 @@ function Boot({
 	useKeyBuffer(picking ? early === undefined : runtime === undefined || App === undefined);
 	if (picking) {
 		if (!early) return <StartingBox />;
-		return <early.Picker controller={early.controller} onExit={() => onExit(0)} />;
+		return <early.Picker controller={early.controller} onExit={() => onExit(0)} onShown={() => setPickerShown(true)} />;
 	}
 	if (!runtime || !App) return <StartingBox />;
 	// After an early picker, the app is on whatever its pick led to; otherwise on the first screen asked for.

@@ -35,6 +35,10 @@ export class EarlyPickerController {
 	readonly #listeners = new Set<Listener>();
 	#state: EarlyPickerState = PICKING;
 	#app: EarlyPickTarget | undefined;
+	#shown: () => void = () => undefined;
+	readonly #drawn = new Promise<void>((resolve) => {
+		this.#shown = resolve;
+	});
 
 	constructor(scope: EarlyPickerScope) {
 		this.selector = new SelectorController({
@@ -45,6 +49,20 @@ export class EarlyPickerController {
 			// Never called: a pick is opened by the app (see `pick`), not by this picker's selector.
 			switchSession: () => Promise.reject(new Error("the early picker opens sessions through the app")),
 		});
+	}
+
+	/**
+	 * Lists this project's sessions: what the index holds is in the snapshot when this returns (so
+	 * the picker's first frame already has its rows); the index's refresh (statting every session
+	 * file of the project, a long step before its first pause) waits for `shown`.
+	 */
+	start(): void {
+		void this.selector.load("project", this.#drawn);
+	}
+
+	/** The picker's rows are on screen: the refresh behind them may start. */
+	shown(): void {
+		this.#shown();
 	}
 
 	/** Registers a change listener; returns its unsubscribe. */
@@ -64,12 +82,15 @@ export class EarlyPickerController {
 	/** A session picked: handed to the app now, or as soon as it is attached. Only the first pick counts. */
 	pick(path: string): void {
 		if (this.#state.kind !== "picking") return;
+		// Whether or not the rows were drawn, the listing's refresh may go on (and close the index).
+		this.#shown();
 		this.#set({ kind: "opening", path });
 		if (this.#app) this.#handOver(this.#app, path);
 	}
 
 	/** Escape: no pick; the app starts on its new session. */
 	cancel(): void {
+		this.#shown();
 		if (this.#state.kind === "picking") this.#set(DONE);
 	}
 

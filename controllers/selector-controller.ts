@@ -104,9 +104,10 @@ export class SelectorController {
 	/**
 	 * Lists the sessions of `scope`: first what the session index already holds (the picker paints at
 	 * once), then again after the index caught up with the files, saying what changed. Without a usable
-	 * index the files are read. A failure becomes `error`.
+	 * index the files are read. A failure becomes `error`. The refresh waits for `refreshAfter` when
+	 * given (the rows are on screen), else for the next turn of the event loop.
 	 */
-	async load(scope: SelectorScope = this.#snapshot.scope): Promise<void> {
+	async load(scope: SelectorScope = this.#snapshot.scope, refreshAfter?: Promise<void>): Promise<void> {
 		const generation = ++this.#generation;
 		const current = () => generation === this.#generation;
 		this.#set({ scope, loading: true }, ["error", "progress"]);
@@ -116,7 +117,7 @@ export class SelectorController {
 			if (listing) {
 				if (current()) this.#set({ sessions: listing.cached });
 				// The rows are drawn before the refresh starts: its first steps run without a pause.
-				await new Promise((resolve) => setTimeout(resolve, 0));
+				await (refreshAfter ?? new Promise((resolve) => setTimeout(resolve, 0)));
 				const { sessions, changes } = await listing.refreshed(
 					progressReporter((text) => {
 						if (current()) this.#set({ progress: text });

@@ -1,11 +1,14 @@
 import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import type { SelectorScope, SelectorSnapshot } from "../../controllers/selector-controller.js";
 import { clip } from "../../source/render/clip.js";
+import { bold, cyan, dim, green } from "../../source/render/paint.js";
 import { formatRelativeTime } from "../../source/render/relative-time.js";
 import { safeLine } from "../../source/render/safe-text.js";
+import { styledLine } from "../../source/render/styled-line.js";
 import type { SessionInfo } from "../../source/session/types.js";
 import { FilterLine, ListRows } from "../list/list-frame.js";
+import { PaintedRows } from "../list/painted-rows.js";
 import { useInputReady } from "../use-input-ready.js";
 import { type SessionSelectorCallbacks, useSessionSelectorInput } from "./use-session-selector-input.js";
 import { type SessionSelectorMode, sessionLabel, useSessionSelectorState } from "./use-session-selector-state.js";
@@ -24,6 +27,13 @@ export interface SessionSelectorProps extends SessionSelectorCallbacks {
 	readonly height: number;
 	readonly width: number;
 	readonly isActive: boolean;
+	/** Called once, after the first frame that shows the rows (or why there are none). */
+	readonly onShown?: (() => void) | undefined;
+	/**
+	 * The owner holds the keys typed until this screen's effects have run and then hands them over
+	 * (the early picker's key buffer): the rows can show in the first frame, no key is lost.
+	 */
+	readonly keysHeld?: boolean | undefined;
 }
 
 /** Title, filter, ▲ marker, ▼ marker, status and footer: the lines that are not rows. */
@@ -46,26 +56,20 @@ function oneLine(text: string): string {
 	return safeLine(text).replace(/\s+/g, " ").trim();
 }
 
-interface RowProps {
-	readonly session: SessionInfo;
-	readonly selected: boolean;
-	readonly current: boolean;
-	readonly showCwd: boolean;
-	readonly width: number;
-	readonly mode: SessionSelectorMode;
-	readonly now: Date;
-}
-
-function SessionRow({ session, selected, current, showCwd, width, mode, now }: RowProps) {
+/** One session's row as a styled line of `width` columns: name (or the rename field), project, time, count. */
+function sessionRowLine(
+	session: SessionInfo,
+	selected: boolean,
+	current: boolean,
+	showCwd: boolean,
+	width: number,
+	mode: SessionSelectorMode,
+	now: Date,
+): string {
 	const prefix = `${selected ? "›" : " "} ${current ? "●" : " "} `;
 	if (selected && mode.kind === "rename" && mode.path === session.path) {
-		return (
-			<Text wrap="truncate">
-				<Text color="cyan">{prefix}</Text>
-				<Text>Rename: </Text>
-				<Text color="cyan">{clipStart(safeLine(mode.text), Math.max(1, width - PREFIX_WIDTH - 10))}▌</Text>
-			</Text>
-		);
+		const text = `${clipStart(safeLine(mode.text), Math.max(1, width - PREFIX_WIDTH - 10))}▌`;
+		return styledLine([{ text: prefix, style: cyan }, { text: "Rename: " }, { text, style: cyan }], width);
 	}
 	const time = formatRelativeTime(session.modified, now).padStart(TIME_WIDTH);
 	const count = `${session.messageCount} msg`.padStart(COUNT_WIDTH);
@@ -84,17 +88,18 @@ function SessionRow({ session, selected, current, showCwd, width, mode, now }: R
 	const fork = session.parentSession !== undefined ? FORK_MARK : "";
 	const name = clip(oneLine(sessionLabel(session)), Math.max(1, labelWidth - fork.length));
 	const label = `${name}${fork}`.padEnd(labelWidth);
-	return (
-		<Text wrap="truncate">
-			<Text color={current ? "green" : selected ? "cyan" : undefined}>{prefix}</Text>
-			<Text color={selected ? "cyan" : undefined} bold={selected}>
-				{label}
-			</Text>
-			<Text dimColor>{cwd}</Text>
-			<Text dimColor>{meta}</Text>
-		</Text>
+	return styledLine(
+		[
+			{ text: prefix, style: current ? green : selected ? cyan : undefined },
+			{ text: label, style: selected ? cyanBold : undefined },
+			{ text: cwd, style: dim },
+			{ text: meta, style: dim },
+		],
+		width,
 	);
 }
+
+const cyanBold = (text: string): string => cyan(bold(text));
 
 function footerFor(mode: SessionSelectorMode): string {
 	switch (mode.kind) {
@@ -156,7 +161,14 @@ export function SessionSelector(props: SessionSelectorProps) {
 			? "Resume session — this project (Tab: all projects)"
 			: "Resume session — all projects (Tab: this project)";
 
-	const ready = useInputReady();
+	const ready = useInputReady() || props.keysHeld === true;
+	const shown = useRef(false);
+	const { onShown } = props;
+	useEffect(() => {
+		if (!ready || shown.current) return;
+		shown.current = true;
+		onShown?.();
+	}, [ready, onShown]);
 	let body: ReactNode;
 	if (!ready) body = null;
 	else if (loading && sessions.length === 0)
@@ -165,18 +177,22 @@ export function SessionSelector(props: SessionSelectorProps) {
 	else if (list.visibleItems.length === 0)
 		body = <Text dimColor wrap="truncate">{`No sessions match "${state.filter}"`}</Text>;
 	else
-		body = list.visibleItems.map((session, i) => (
-			<SessionRow
-				key={session.path}
-				session={session}
-				selected={list.windowStart + i === list.selected}
-				current={session.path === currentSessionFile}
-				showCwd={scope === "all"}
+		body = (
+			<PaintedRows
+				rows={list.visibleItems.map((session, i) =>
+					sessionRowLine(
+						session,
+						list.windowStart + i === list.selected,
+						session.path === currentSessionFile,
+						scope === "all",
+						width,
+						state.mode,
+						now,
+					),
+				)}
 				width={width}
-				mode={state.mode}
-				now={now}
 			/>
-		));
+		);
 
 	return (
 		<Box flexDirection="column" width={width} height={height}>

@@ -1,11 +1,12 @@
 import { Box, Text } from "ink";
-import { memo } from "react";
+import { useMemo } from "react";
 import { safeLine } from "../../source/render/safe-text.js";
 import type { SummaryTreeNode } from "../../source/session/summary-tree.js";
 import { moreMarker } from "../list/list-window.js";
+import { PaintedRows } from "../list/painted-rows.js";
 import { footerLines } from "./tree-layout.js";
 import { RESTORE_CHOICES } from "./tree-restore-choice.js";
-import type { TreeRow } from "./tree-rows.js";
+import { TreeRowLines } from "./tree-row-line.js";
 import {
 	type CodeCheck,
 	type CodeRestore,
@@ -15,6 +16,8 @@ import {
 } from "./tree-view-reducer.js";
 import { useTreeViewInput } from "./use-tree-view-input.js";
 import { useTreeViewState } from "./use-tree-view-state.js";
+
+export { fileCountLabel } from "./tree-row-line.js";
 
 /** Props of `TreeView`. */
 export interface TreeViewProps {
@@ -44,47 +47,6 @@ export function restoreQuestion(files: number): string {
 
 /** Shown while the files at the entry are compared with the working tree. */
 export const CHECKING_FILES = "Comparing the files at this entry with the working tree…";
-
-/** `±N files` of a row whose turn changed files. */
-export function fileCountLabel(files: number): string {
-	return `±${files} file${files === 1 ? "" : "s"}`;
-}
-
-/** Keeps the innermost connectors of a very deep graph (at most half the width), so the text stays on screen. */
-function clipPrefix(prefix: string, width: number): string {
-	const max = Math.max(4, Math.floor(width / 2));
-	return prefix.length <= max ? prefix : `…${prefix.slice(prefix.length - max + 1)}`;
-}
-
-interface RowLineProps {
-	readonly row: TreeRow;
-	readonly selected: boolean;
-	readonly width: number;
-	readonly files: number | undefined;
-}
-
-/** One tree row: cursor, connectors, fold and path markers, files changed, label, text. */
-const RowLine = memo(function RowLine({ row, selected, width, files }: RowLineProps) {
-	const fold = row.folded ? "▸ " : row.childCount > 1 ? "▾ " : "";
-	const here = row.isLeaf || row.standsForLeaf;
-	const marker = here ? "● " : row.onActivePath ? "• " : "";
-	return (
-		<Text wrap="truncate-end">
-			<Text color={selected ? "cyan" : undefined}>{selected ? "❯ " : "  "}</Text>
-			<Text dimColor>{clipPrefix(row.prefix, width)}</Text>
-			{fold}
-			<Text color="green" bold={here}>
-				{marker}
-			</Text>
-			{/* Before the text, which a narrow window cuts: the count and the label are what a person looks for. */}
-			{files === undefined ? null : <Text color="magenta">{fileCountLabel(files)} </Text>}
-			{row.label === undefined ? null : <Text color="yellow">[{safeLine(row.label)}] </Text>}
-			<Text color={selected ? "cyan" : row.onActivePath ? "green" : undefined} bold={here}>
-				{safeLine(row.text)}
-			</Text>
-		</Text>
-	);
-});
 
 /** A question and its choices, the focused one marked. */
 function Choices(props: { readonly title: string; readonly choices: readonly string[]; readonly focused: number }) {
@@ -158,6 +120,7 @@ export function TreeView(props: TreeViewProps) {
 		onDiff,
 	});
 	useTreeViewInput(dispatch, isActive);
+	const lines = useMemo(() => new TreeRowLines(), []);
 	const { search, filter } = state;
 	const rowCount = state.list.rows.count;
 	const empty = tree.length === 0 ? "No entries" : "No matching entries";
@@ -177,15 +140,12 @@ export function TreeView(props: TreeViewProps) {
 					{empty}
 				</Text>
 			) : null}
-			{list.visibleItems.map((row, index) => (
-				<RowLine
-					key={row.id}
-					row={row}
-					selected={list.windowStart + index === list.selected}
-					width={width}
-					files={fileCounts?.get(row.id)}
-				/>
-			))}
+			<PaintedRows
+				rows={list.visibleItems.map((row, index) =>
+					lines.line(row, list.windowStart + index === list.selected, width, fileCounts?.get(row.id)),
+				)}
+				width={width}
+			/>
 			<Text dimColor>{moreMarker("below", list.hiddenBelow)}</Text>
 			<ModePrompt state={state} />
 			{footerLines(state).map((line) => (

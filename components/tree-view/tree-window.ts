@@ -118,17 +118,25 @@ export class WindowedOutline implements TreeRows {
 	#kidsOf(a: number): Int32Array {
 		let kids = this.#kids.get(a);
 		if (kids) return kids;
-		const { childStart, childList, roots } = this.model;
+		const { firstChild, nextSibling, roots } = this.model;
 		const found: number[] = [];
+		// Children go on the stack last first, so they come off it in order.
 		const pending: number[] = [];
-		const from = a < 0 ? 0 : childStart[a]!;
-		const to = a < 0 ? roots.length : childStart[a + 1]!;
-		const list = a < 0 ? roots : childList;
-		for (let i = to - 1; i >= from; i--) pending.push(list[i]!);
+		const pushChildren = (p: number): void => {
+			const from = pending.length;
+			for (let c = firstChild[p]!; c >= 0; c = nextSibling[c]!) pending.push(c);
+			for (let lo = from, hi = pending.length - 1; lo < hi; lo++, hi--) {
+				const swap = pending[lo]!;
+				pending[lo] = pending[hi]!;
+				pending[hi] = swap;
+			}
+		};
+		if (a < 0) for (let i = roots.length - 1; i >= 0; i--) pending.push(roots[i]!);
+		else pushChildren(a);
 		while (pending.length > 0) {
 			const p = pending.pop()!;
 			if (this.#shown[p] === 1) found.push(p);
-			else for (let k = childStart[p + 1]! - 1; k >= childStart[p]!; k--) pending.push(childList[k]!);
+			else pushChildren(p);
 		}
 		let main = found.length - 1;
 		for (let i = 0; i < found.length; i++) {
@@ -281,17 +289,11 @@ export class WindowedOutline implements TreeRows {
 	}
 }
 
-/** 1 for each position the filter shows. */
-function filterMask(model: TreeModel, filter: TreeFilter): Uint8Array {
+/** 1 for each labeled position (the "labeled" filter). */
+function labeledMask(model: TreeModel): Uint8Array {
 	const size = model.size;
 	const shown = new Uint8Array(size);
-	if (filter === "labeled") {
-		if (model.hasLabels()) for (let p = 0; p < size; p++) shown[p] = model.label(p) === undefined ? 0 : 1;
-		return shown;
-	}
-	const byKind = Uint8Array.from(TREE_ROW_KINDS, (kind) => (passesFilter(kind, undefined, filter) ? 1 : 0));
-	const codes = model.kindCodes();
-	for (let p = 0; p < size; p++) shown[p] = byKind[codes[p]!]!;
+	if (model.hasLabels()) for (let p = 0; p < size; p++) shown[p] = model.label(p) === undefined ? 0 : 1;
 	return shown;
 }
 
@@ -306,6 +308,24 @@ function shownBelow(model: TreeModel, shown: Uint8Array): Int32Array {
 	return below;
 }
 
+/** What a filter by kind shows and `shownBelow` of it, in one pass from the last entry back (parents come first). */
+function kindCounts(model: TreeModel, filter: TreeFilter): { shown: Uint8Array; below: Int32Array } {
+	const byKind = Uint8Array.from(TREE_ROW_KINDS, (kind) => (passesFilter(kind, undefined, filter) ? 1 : 0));
+	const codes = model.kindCodes();
+	const { parents, size } = model;
+	const shown = new Uint8Array(size);
+	const below = new Int32Array(size);
+	for (let p = size - 1; p >= 0; p--) {
+		const own = byKind[codes[p]!]!;
+		shown[p] = own;
+		const total = below[p]! + own;
+		below[p] = total;
+		const parent = parents[p]!;
+		if (parent >= 0) below[parent]! += total;
+	}
+	return { shown, below };
+}
+
 const counted = new WeakMap<TreeModel, Map<TreeFilter, { shown: Uint8Array; below: Int32Array }>>();
 
 /** What a filter shows of a model and the counts under it, kept per model: a new leaf or a Tab back reuses them. */
@@ -317,8 +337,10 @@ function filterCounts(model: TreeModel, filter: TreeFilter): { shown: Uint8Array
 	}
 	let counts = byFilter.get(filter);
 	if (!counts) {
-		const shown = filterMask(model, filter);
-		counts = { shown, below: shownBelow(model, shown) };
+		if (filter === "labeled") {
+			const shown = labeledMask(model);
+			counts = { shown, below: shownBelow(model, shown) };
+		} else counts = kindCounts(model, filter);
 		byFilter.set(filter, counts);
 	}
 	return counts;

@@ -6,7 +6,11 @@ import { CHECKPOINT_CUSTOM_TYPE, type CheckpointData, parseCheckpointData } from
 /** What checkpoints are read from: a session's tree (a SessionManager or a read-only snapshot). */
 export interface CheckpointTree {
 	getSkeleton(): EntryShapes;
+	/** `getSkeleton()` of one type of entry (a session's checkpoints are found without a look at every entry). */
+	getSkeletonOfType?(type: string): readonly EntryShape[];
 	getEntry(id: string): StoredEntry | undefined;
+	/** The entry of a shape of `getSkeleton()` without looking its id up (a big session then builds no index of every id). */
+	entryOf?(shape: EntryShape): StoredEntry;
 	getBranchSkeleton(fromId?: string): EntryShapes;
 }
 
@@ -21,7 +25,9 @@ export interface CheckpointRecord {
 /** The checkpoint record of an entry, if it is one. */
 export function checkpointOf(tree: CheckpointTree, shape: EntryShape): CheckpointRecord | undefined {
 	if (shape.type !== "custom") return undefined;
-	const entry = tree.getEntry(shape.id) as { customType?: unknown; data?: unknown } | undefined;
+	const entry = (tree.entryOf ? tree.entryOf(shape) : tree.getEntry(shape.id)) as
+		| { customType?: unknown; data?: unknown }
+		| undefined;
 	if (entry?.customType !== CHECKPOINT_CUSTOM_TYPE) return undefined;
 	const data = parseCheckpointData(entry.data);
 	return data && { entryId: shape.id, parentId: shape.parentId, timestamp: shape.timestamp, data };
@@ -30,7 +36,7 @@ export function checkpointOf(tree: CheckpointTree, shape: EntryShape): Checkpoin
 /** Every checkpoint entry of the session, in file order (only custom entries' bodies are read). */
 export function allCheckpoints(tree: CheckpointTree): CheckpointRecord[] {
 	const records: CheckpointRecord[] = [];
-	for (const shape of tree.getSkeleton()) {
+	for (const shape of tree.getSkeletonOfType?.("custom") ?? tree.getSkeleton()) {
 		const record = checkpointOf(tree, shape);
 		if (record) records.push(record);
 	}

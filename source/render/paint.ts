@@ -15,6 +15,7 @@ export const red = wrap("31", "39");
 export const green = wrap("32", "39");
 export const yellow = wrap("33", "39");
 export const cyan = wrap("36", "39");
+export const magenta = wrap("35", "39");
 
 /** Dim italic: thinking text. */
 export const dimItalic = (text: string): string => dim(italic(text));

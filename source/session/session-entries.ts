@@ -318,6 +318,11 @@ export abstract class SessionEntries {
 		return SlotPath.all(this.#table);
 	}
 
+	/** `getSkeleton()`'s shapes of the entries of type `type` only. */
+	getSkeletonOfType(type: string): readonly EntryShape[] {
+		return this.#table.positionsOfType(type).map((at) => this.#table.slot(at));
+	}
+
 	/** One entry by id. */
 	getEntry(id: string): StoredEntry | undefined {
 		const slot = this.#slot(id);

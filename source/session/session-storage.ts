@@ -201,7 +201,8 @@ export class FileSessionStorage implements SessionStorage {
 		let opening: Promise<FileHandle> | undefined;
 		return {
 			async read(position, length, into) {
-				const handle = await (opening ??= open(path, "r"));
+				opening ??= open(path, "r");
+				const handle = await opening;
 				// Unzeroed: only the bytes read are handed out.
 				const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
 				const { bytesRead } = await handle.read(buffer, 0, length, position);

@@ -50,6 +50,11 @@ class Names {
 	name(code: number): string | undefined {
 		return code === 0 ? undefined : this.list[code - 1];
 	}
+
+	/** The code of a name, without adding it (-1: no row has it). */
+	find(name: string): number {
+		return this.#codes.get(name) ?? -1;
+	}
 }
 
 /** The columns as a skeleton cache stores them (typed arrays are taken over, not copied). */
@@ -225,6 +230,21 @@ export class SkeletonColumns {
 
 	type(at: number): string {
 		return this.#typeNames.name(this.#types[at]!) ?? "";
+	}
+
+	/** True when row `at` is an entry of type `type`; `code` is `typeCode(type)`, found once per scan. */
+	isType(at: number, code: number): boolean {
+		return this.#types[at] === code;
+	}
+
+	/** The type column as it is: each row's `typeCode` of its type. */
+	typeColumn(): Uint8Array {
+		return this.#types;
+	}
+
+	/** The code rows of type `type` carry (-1: none does). */
+	typeCode(type: string): number {
+		return this.#typeNames.find(type);
 	}
 
 	id(at: number): string {

@@ -31,10 +31,11 @@ const tableKinds = new WeakMap<EntryTable, Uint8Array>();
 class TableTreeModel implements TreeModel {
 	readonly size: number;
 	readonly roots: Int32Array;
-	readonly childStart: Int32Array;
-	readonly childList: Int32Array;
+	readonly firstChild: Int32Array;
+	readonly nextSibling: Int32Array;
 	readonly parents: Int32Array;
 	readonly parentsFirst: boolean;
+	#runs: { start: Int32Array; list: Int32Array } | undefined;
 	readonly #table: EntryTable;
 	readonly #labels: ReadonlyMap<string, string>;
 	readonly #read: (slot: EntrySlot) => StoredEntry;
@@ -55,37 +56,65 @@ class TableTreeModel implements TreeModel {
 		this.#positionOf = positionOf;
 		const size = table.size;
 		this.size = size;
-		// Children in insertion order: count per parent, then fill each parent's run in position order.
-		const start = new Int32Array(size + 1);
-		const parents = new Int32Array(size);
-		let rootCount = 0;
+		// Children in insertion order as lists, in one pass from the last entry back (each is put in
+		// front of its parent's list). The table's own parent column is used as it is (half a million
+		// entries are not copied), unless a damaged file gave an entry itself as parent: then a copy
+		// says "root" for it.
+		let parents = table.parentPositions();
+		let copied = false;
+		const first = new Int32Array(size).fill(-1);
+		const next = new Int32Array(size);
+		const roots: number[] = [];
 		let parentsFirst = true;
-		for (let i = 0; i < size; i++) {
-			const parent = table.parentOf(i);
-			if (parent !== NO_POSITION && parent !== i && parent >= 0 && parent < size) {
-				start[parent + 1]!++;
-				parents[i] = parent;
+		for (let i = size - 1; i >= 0; i--) {
+			const parent = parents[i]!;
+			if (parent >= 0 && parent !== i && parent < size) {
+				next[i] = first[parent]!;
+				first[parent] = i;
 				if (parent > i) parentsFirst = false;
 			} else {
-				parents[i] = -1;
-				rootCount++;
+				next[i] = -1;
+				roots.push(i);
+				if (parent !== NO_POSITION) {
+					if (!copied) parents = parents.slice();
+					copied = true;
+					parents[i] = NO_POSITION;
+				}
 			}
 		}
 		this.parents = parents;
 		this.parentsFirst = parentsFirst;
+		this.roots = Int32Array.from(roots.reverse());
+		this.firstChild = first;
+		this.nextSibling = next;
+	}
+
+	/** The children as runs of one array (the full layout of a search or folds walks them), made when first asked for. */
+	get childStart(): Int32Array {
+		return this.#childRuns().start;
+	}
+
+	get childList(): Int32Array {
+		return this.#childRuns().list;
+	}
+
+	#childRuns(): { start: Int32Array; list: Int32Array } {
+		if (this.#runs) return this.#runs;
+		const { size, parents } = this;
+		const start = new Int32Array(size + 1);
+		for (let i = 0; i < size; i++) {
+			const parent = parents[i]!;
+			if (parent >= 0) start[parent + 1]!++;
+		}
 		for (let i = 0; i < size; i++) start[i + 1]! += start[i]!;
 		const fill = start.slice(0, size);
-		const list = new Int32Array(size - rootCount);
-		const roots = new Int32Array(rootCount);
-		let r = 0;
+		const list = new Int32Array(size - this.roots.length);
 		for (let i = 0; i < size; i++) {
 			const parent = parents[i]!;
 			if (parent >= 0) list[fill[parent]!++] = i;
-			else roots[r++] = i;
 		}
-		this.roots = roots;
-		this.childStart = start;
-		this.childList = list;
+		this.#runs = { start, list };
+		return this.#runs;
 	}
 
 	parentOf(position: number): number {
@@ -108,20 +137,22 @@ class TableTreeModel implements TreeModel {
 		// An entry's kind never changes and a table only grows: codes found for an earlier edition are kept.
 		const known = tableKinds.get(this.#table);
 		const codes = new Uint8Array(this.size);
-		const from = known ? Math.min(known.length, this.size) : 0;
+		let from = known ? Math.min(known.length, this.size) : 0;
 		if (known) codes.set(known.subarray(0, from));
-		// Skeletons' kinds straight from their columns (rows first in the table; translated once).
-		const columns = this.#table.columns;
-		const rows = columns ? Math.min(columns.size, codes.length) : 0;
-		if (columns && from < rows) {
-			const kinds = columns.kindColumn();
-			const translated = kinds.names.map(kindCode);
-			for (let p = from; p < rows; p++) {
+		// Skeletons' kinds straight from their columns: the rows a big session's table starts with, in
+		// order, without a view per row (a body in memory has the kind its skeleton recorded).
+		const run = this.#table.columnRun();
+		if (run && from < run.length) {
+			const kinds = run.columns.kindColumn();
+			const names = kinds.names.map(kindCode);
+			const end = Math.min(run.length, codes.length);
+			for (let p = from; p < end; p++) {
 				const code = kinds.codes[p]!;
-				codes[p] = code !== 0 && !columns.pinned(p) ? translated[code - 1]! : kindCode(this.kind(p));
+				codes[p] = code !== 0 ? names[code - 1]! : kindCode(this.kind(p));
 			}
+			from = end;
 		}
-		for (let p = Math.max(from, rows); p < codes.length; p++) codes[p] = kindCode(this.kind(p));
+		for (let p = from; p < codes.length; p++) codes[p] = kindCode(this.kind(p));
 		tableKinds.set(this.#table, codes);
 		this.#kindCodes = codes;
 		return codes;

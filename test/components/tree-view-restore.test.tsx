@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CHECKING_FILES, TreeView } from "../../components/tree-view/tree-view.js";
 import type { CodeCheck } from "../../source/checkpoints/session-rewind.js";
 import { SessionManager } from "../../source/session/session-manager.js";
-import { KEYS, pressAndWaitFor, renderAndWait } from "../helpers/ink.js";
+import { KEYS, plain, pressAndWaitFor, renderAndWait } from "../helpers/ink.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 
 let unmount: (() => void) | undefined;
@@ -34,8 +34,7 @@ describe("TreeView with file checkpoints", () => {
 			(f) => f.includes("write a"),
 		);
 		unmount = instance.unmount;
-		const row = instance
-			.lastFrame()!
+		const row = plain(instance.lastFrame())
 			.split("\n")
 			.find((line) => line.includes("±3 files"));
 		expect(row).toContain("±3 files [good] assistant: wrot");
@@ -67,7 +66,7 @@ describe("TreeView with file checkpoints", () => {
 			(f) => f.includes("wrote b"),
 		);
 		unmount = instance.unmount;
-		expect(instance.lastFrame()).toContain("±2 files assistant: wrote a");
+		expect(plain(instance.lastFrame())).toContain("±2 files assistant: wrote a");
 		await pressAndWaitFor(instance, KEYS.up, (f) => f.includes("❯ • user: write b"));
 		await pressAndWaitFor(instance, KEYS.enter, (f) => f.includes(CHECKING_FILES) && f.includes("Esc back"));
 		expect(onCheckCode).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EarlyPickerController, type EarlyPickerState } from "../../controllers/early-picker.js";
 import { DELETE_OPEN_SESSION_NOTICE } from "../../controllers/selector-controller.js";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -99,5 +99,24 @@ describe("EarlyPickerController (the xcsh --resume picker drawn before the app l
 		expect(early.selector.getSnapshot().sessions).toEqual([]);
 		expect(early.selector.getSnapshot().notice).not.toBe(DELETE_OPEN_SESSION_NOTICE);
 		expect(existsSync(manager.getSessionFile()!)).toBe(false);
+	});
+
+	it("start() has the index's rows in the snapshot when it returns, so the picker's first frame shows them", async () => {
+		const cwd = join(tmp.root, "project");
+		const manager = await SessionManager.create(cwd);
+		manager.appendMessage(userMessage("indexed before the picker"));
+		manager.appendMessage(assistantMessage("reply"));
+		await manager.close();
+		// A first listing brings the index up to date, as an earlier xcsh would have.
+		await new EarlyPickerController({ cwd }).selector.load("project");
+
+		const early = new EarlyPickerController({ cwd });
+		early.start();
+		const snapshot = early.selector.getSnapshot();
+		expect(snapshot.sessions.map((s) => s.path)).toEqual([manager.getSessionFile()]);
+		// The index's refresh behind the rows waits until the view says they are on screen.
+		expect(snapshot.loading).toBe(true);
+		early.shown();
+		await vi.waitFor(() => expect(early.selector.getSnapshot().loading).toBe(false));
 	});
 });

@@ -117,6 +117,20 @@ describe("every key in one read is applied, in order", () => {
 		expect(screen).toContain("Type a prompt");
 	});
 
+	it("keys typed before the --resume picker's first frame, and the moment it shows its rows, reach its filter once each", async () => {
+		await seed("lockfile question");
+		await seed("other question");
+		const t = temp.open({ args: ["--resume"] });
+		// written at once, before the first frame
+		t.write("lock");
+		// The rows are in the picker's first frame: keys sent as it appears are held until it takes keys.
+		await t.waitFor("Resume session");
+		t.write("file");
+		const screen = await t.waitFor((s) => /Filter: lockfile\s*$/m.test(s) && s.includes("lockfile question"));
+		expect(screen).not.toContain("other question");
+		expect(screen).not.toContain("Filter: lockfilefile");
+	});
+
 	it("text and Enter typed the moment xcsh starts, before its first frame, send the prompt", async () => {
 		const t = temp.open();
 		// written at once, before the first frame: the Enter must send, not break the line

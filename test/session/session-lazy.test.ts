@@ -1,6 +1,8 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flattenTree, type TreeRow } from "../../components/tree-view/tree-rows.js";
+import { fileCountsByEntry } from "../../source/checkpoints/session-rewind.js";
+import { EntryTable } from "../../source/session/entry-table.js";
 import { SessionLockedError } from "../../source/session/session-lock.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { getSkeletonsDir } from "../../source/session/session-paths.js";
@@ -73,6 +75,51 @@ describe("a big session opened with its bodies on disk", () => {
 		lazy.branch(ids.side);
 		full.branch(ids.side);
 		expect(lazy.buildSessionContext()).toEqual(full.buildSessionContext());
+	});
+
+	it("finds the entries of one type from the skeleton's columns, cached or just appended", async () => {
+		const { file } = await writeSession();
+		const writer = await open(file, Number.POSITIVE_INFINITY);
+		writer.appendCustomEntry("checkpoint", { n: 1 });
+		writer.appendMessage(userMessage("between"));
+		writer.appendCustomEntry("other", { n: 2 });
+		await writer.close();
+		const ofType = (session: SessionManager, type: string) =>
+			[...session.getSkeleton()].filter((shape) => shape.type === type).map((shape) => shape.id);
+		// The first open builds the skeleton, the second reads it from its cache and extends it.
+		for (const round of [1, 2]) {
+			const lazy = await open(file, 0);
+			lazy.appendCustomEntry("appended", { n: round });
+			for (const type of ["custom", "message", "label", "no such type"]) {
+				expect(lazy.getSkeletonOfType(type).map((shape) => shape.id)).toEqual(ofType(lazy, type));
+			}
+			expect(lazy.getSkeletonOfType("custom")).toHaveLength(2 + round);
+			await lazy.close();
+		}
+	});
+
+	it("counts the files of each turn's checkpoint without building the id index of every entry", async () => {
+		const { file, ids } = await writeSession();
+		const writer = await open(file, Number.POSITIVE_INFINITY);
+		const commit = (n: number) => String(n).repeat(40);
+		const files = [{ path: "a.ts", status: "modified", added: 1, removed: 0 }];
+		writer.appendCustomEntry("checkpoint", {
+			v: 1,
+			kind: "turn",
+			commit: commit(1),
+			before: commit(2),
+			entryId: ids.a3,
+			files,
+		});
+		await writer.close();
+		const lazy = await open(file, 0);
+		const lookups = vi.spyOn(EntryTable.prototype, "position");
+		try {
+			expect(fileCountsByEntry(lazy)).toEqual(new Map([[ids.a3, 1]]));
+			expect(lookups).not.toHaveBeenCalled();
+		} finally {
+			lookups.mockRestore();
+		}
 	});
 
 	it("appends, and the append is there when the file is opened again", async () => {
