@@ -3,6 +3,7 @@ import { useContext, useEffect, useInsertionEffect, useLayoutEffect, useMemo, us
 import type { ScrollAnchor, TranscriptSource, ViewportWindow } from "../../controllers/transcript-viewport.js";
 import { viewportWindow } from "../../controllers/transcript-viewport.js";
 import { yellow } from "../../source/render/paint.js";
+import { screenTop } from "../list/painted-rows.js";
 import { oneRow } from "./item-rows.js";
 import { RowPainterContext } from "./row-painter-context.js";
 import { type TranscriptParts, transcriptSource } from "./transcript-source.js";
@@ -31,14 +32,6 @@ function belowMarker(window: ViewportWindow, width: number): string {
 export function windowRows(window: ViewportWindow, width: number, height: number): readonly string[] {
 	const rows = window.below > 0 ? [...window.rows, belowMarker(window, width)] : window.rows;
 	return rows.length > height ? rows.slice(rows.length - height) : rows;
-}
-
-/** The row of the screen (0-based) a laid-out element starts on. */
-function screenTop(element: DOMElement): number {
-	let top = 0;
-	for (let node: DOMElement | undefined = element; node; node = node.parentNode)
-		top += node.yogaNode?.getComputedTop() ?? 0;
-	return top;
 }
 
 /**
