@@ -12,7 +12,7 @@ import {
 } from "./entry-fields.js";
 import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
-import { type EntrySlot, factsOf, isLazy, type LazyEntry, residentEntry, type UsageFacts } from "./lazy-entry.js";
+import { type EntrySlot, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
 import {
 	type ContextItems,
 	contextItemsOfPath,
@@ -21,6 +21,7 @@ import {
 	countContextMessages,
 	sessionContextOfPath,
 } from "./session-context.js";
+import { SessionTally } from "./session-tally.js";
 import { buildTree, ChildIndex } from "./session-tree.js";
 import type { SkeletonColumns } from "./skeleton-columns.js";
 import { SlotPath } from "./slot-path.js";
@@ -39,13 +40,11 @@ const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
  */
 export abstract class SessionEntries {
 	#table = new EntryTable([]);
-	#labels = new Map<string, string>();
+	#tally = new SessionTally();
 	#children: ChildIndex<EntrySlot> | undefined;
 	#leafId: string | null = null;
 	/** Position of the leaf in `#table` (`NO_POSITION` when the leaf is null). */
 	#leafAt = NO_POSITION;
-	#hasAssistant = false;
-	#usage: UsageFacts = { input: 0, output: 0, cacheRead: 0, cost: 0 };
 	#bodies: EntryBodies | undefined;
 	#lastPath: { id: string; path: SlotPath } | undefined;
 	/** Bumped whenever entries are added or replaced. */
@@ -79,27 +78,12 @@ export abstract class SessionEntries {
 		this.#lastPath = undefined;
 		this.#edition++;
 		this.#table = new EntryTable(entries);
-		this.#labels = new Map();
 		this.#children = undefined;
-		this.#hasAssistant = false;
-		this.#usage = { input: 0, output: 0, cacheRead: 0, cost: 0 };
-		if (Array.isArray(entries)) for (const entry of entries) this.#index(entry);
-		else this.#indexRows(entries as SkeletonColumns);
+		this.#tally = Array.isArray(entries) ? SessionTally.of(entries) : SessionTally.ofRows(entries as SkeletonColumns);
 		const size = this.#table.size;
 		this.#leafAt = size - 1;
 		this.#leafId = size > 0 ? this.#table.id(size - 1) : null;
 		if (bodies) this.#keepContextResident();
-	}
-
-	/** `#index` of every row at once: labels from the pinned label entries, totals from the usage column. */
-	#indexRows(columns: SkeletonColumns): void {
-		const labels: [number, StoredEntry][] = [];
-		for (const pin of columns.pins()) if (pin[1].type === "label") labels.push(pin);
-		labels.sort((a, b) => a[0] - b[0]);
-		for (const [, entry] of labels) this.#index(entry);
-		const totals = columns.assistantTotals();
-		this.#hasAssistant = totals.any;
-		this.#usage = totals.usage;
 	}
 
 	/** Where skeletons' bodies are read from (undefined: every entry is in memory). */
@@ -145,40 +129,17 @@ export abstract class SessionEntries {
 
 	/** Totals of every assistant message's usage in the session (all branches). */
 	getUsageTotals(): UsageFacts {
-		return { ...this.#usage };
+		return { ...this.#tally.usage };
 	}
 
 	/** True once any assistant message exists (persistence starts then). */
 	protected get hasAssistantMessage(): boolean {
-		return this.#hasAssistant;
+		return this.#tally.hasAssistant;
 	}
 
 	/** The live entry array, for persistence snapshots (never handed out). */
 	protected get entriesView(): readonly EntrySlot[] {
 		return this.#table.slots();
-	}
-
-	#index(entry: EntrySlot): void {
-		this.#children?.add(entry);
-		const resident = residentEntry(entry);
-		if (entry.type === "label" && resident) {
-			const { targetId, label } = resident as SessionEntry & { type: "label" };
-			if (label === undefined) this.#labels.delete(targetId);
-			else this.#labels.set(targetId, label);
-			return;
-		}
-		if (entry.type !== "message") return;
-		const facts = isLazy(entry) ? undefined : factsOf(entry as StoredEntry);
-		const role = facts ? facts.role : (entry as LazyEntry).role;
-		if (role !== "assistant") return;
-		this.#hasAssistant = true;
-		const usage = facts ? facts.usage : (entry as LazyEntry).usage;
-		if (usage) {
-			this.#usage.input += usage.input;
-			this.#usage.output += usage.output;
-			this.#usage.cacheRead += usage.cacheRead;
-			this.#usage.cost += usage.cost;
-		}
 	}
 
 	#append(fields: NewEntry): string {
@@ -187,7 +148,8 @@ export abstract class SessionEntries {
 		const base = { type: fields.type, id, parentId: this.#leafId, timestamp: this.#clock() };
 		const entry = withoutUndefined(Object.assign(base, fields)) as SessionEntry;
 		const at = this.#table.push(entry, this.#leafAt);
-		this.#index(entry);
+		this.#children?.add(entry);
+		this.#tally.add(entry);
 		// The new leaf's path is its parent's plus itself: a 100k-entry path is not walked again.
 		if (this.#lastPath && this.#lastPath.id === this.#leafId)
 			this.#lastPath = { id: entry.id, path: this.#lastPath.path.with(at) };
@@ -351,7 +313,7 @@ export abstract class SessionEntries {
 
 	/** The whole tree, built iteratively; entries with a missing parent are roots. */
 	getTree(): SessionTreeNode[] {
-		return buildTree(this.getEntries(), this.#labels);
+		return buildTree(this.getEntries(), this.#tally.labels);
 	}
 
 	/** The tree as `/tree` draws it: kinds at once, each entry's text read when first asked for. */
@@ -362,7 +324,7 @@ export abstract class SessionEntries {
 		if (cached) return cached;
 		// The leaf's path is found from its known position: `/tree` opens without building the id index.
 		const positionOf = (id: string) => (id === this.#leafId ? this.#leafAt : this.#table.position(id));
-		const roots = buildSummaryTree(this.#table, this.#labels, (slot) => this.#body(slot), positionOf);
+		const roots = buildSummaryTree(this.#table, this.#tally.labels, (slot) => this.#body(slot), positionOf);
 		this.#summaryTree = { edition: this.#edition, roots: new WeakRef(roots) };
 		return roots;
 	}
@@ -391,7 +353,7 @@ export abstract class SessionEntries {
 
 	/** The current label of an entry. */
 	getLabel(id: string): string | undefined {
-		return this.#labels.get(id);
+		return this.#tally.labels.get(id);
 	}
 
 	/** What is sent to the model at the current leaf. */
