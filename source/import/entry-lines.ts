@@ -141,6 +141,12 @@ export function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<stri
 	}
 }
 
+/** The entry of a plan item, as it is written: type, id, parent and time first, then its fields. */
+export function entryOfItem(item: PlanItem, id: string, parentId: string, ids: ReadonlyMap<string, string>): FileEntry {
+	const fields = fieldsOf(item.body, parentId, ids);
+	return withoutUndefined({ type: fields.type, id, parentId, timestamp: item.timestamp, ...fields }) as FileEntry;
+}
+
 /**
  * The JSON of a message or custom body's payload when the body has exactly its usual keys, so
  * the body's JSON (hashed) and the entry's (written) can share it; undefined otherwise.
@@ -216,14 +222,7 @@ export function buildSessionLines(
 			parts = sharedParts(item, shared);
 			sink(`${linePrefix(shared.type, id, parentId, item.timestamp)}${shared.entryHead}${shared.json}}`);
 		} else {
-			const fields = fieldsOf(item.body, parentId, ids);
-			const entry = withoutUndefined({
-				type: fields.type,
-				id,
-				parentId,
-				timestamp: item.timestamp,
-				...fields,
-			}) as FileEntry;
+			const entry = entryOfItem(item, id, parentId, ids);
 			parts = shared ? sharedParts(item, shared) : [itemJson(item)];
 			write(entry);
 		}

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import type { PendingBlob } from "../session/blob-refs.js";
-import { withoutUndefined } from "../session/entry-fields.js";
 import { serializeEntry } from "../session/jsonl.js";
 import { persistsAsIs, prepareForPersistence } from "../session/persist-transform.js";
 import type { FileEntry, SessionHeader } from "../session/types.js";
-import { EntryIds, fieldsOf, itemJson, linePrefix, sharedParts, sharedPayload } from "./entry-lines.js";
+import { EntryIds, entryOfItem, itemJson, linePrefix, sharedParts, sharedPayload } from "./entry-lines.js";
 import { IMPORT_CUSTOM_TYPE, type PlanItem } from "./import-plan.js";
 
 /** Room kept before the items' lines for the header and the provenance entry, written last. */
@@ -102,14 +101,7 @@ export class SessionBody {
 			this.#digestTail = "}]\n";
 			this.#endLine("}");
 		} else {
-			const fields = fieldsOf(item.body, parentId, this.#ids);
-			const entry = withoutUndefined({
-				type: fields.type,
-				id,
-				parentId,
-				timestamp: item.timestamp,
-				...fields,
-			}) as FileEntry;
+			const entry = entryOfItem(item, id, parentId, this.#ids);
 			const parts = shared ? sharedParts(item, shared) : [itemJson(item)];
 			this.#digestText(`${this.#digestTail}${key}\n${parts.join("")}\n`);
 			this.#digestTail = "";
