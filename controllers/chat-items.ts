@@ -42,7 +42,10 @@ export class ChatItems implements Iterable<ChatItem> {
 
 	/** A list of exactly these items. */
 	static of(items: readonly ChatItem[]): ChatItems {
-		return new ChatItems(new HistoryPart(0, () => items[0]!), items);
+		const none = new HistoryPart(0, () => {
+			throw new Error("an empty history has no items");
+		});
+		return new ChatItems(none, items);
 	}
 
 	/** `head`, then `count` history items made by `make` when first asked for. */

@@ -155,17 +155,6 @@ export function pushSkeleton(
 	return row;
 }
 
-/** A skeleton (a new row of `columns`) for an entry parsed from the line at `offset`, its body pinned when `pin`. */
-export function skeletonOf(
-	columns: SkeletonColumns,
-	entry: StoredEntry,
-	offset: number,
-	length: number,
-	pin: boolean,
-): LazyEntry {
-	return new LazyEntry(columns, pushSkeleton(columns, entry, offset, length, pin));
-}
-
 /** A skeleton of its own (tests, and entries made one at a time). */
 export function standaloneSkeleton(
 	type: string,
