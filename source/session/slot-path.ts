@@ -49,11 +49,6 @@ export class SlotPath implements EntrySlots {
 		return this.#length;
 	}
 
-	/** Table position of the path's `index`-th entry (no bounds check). */
-	position(index: number): number {
-		return this.#positions[index]!;
-	}
-
 	/** The path's `index`-th entry (negative: from the end). */
 	at(index: number): EntrySlot | undefined {
 		const at = index < 0 ? this.#length + index : index;
