@@ -13,8 +13,10 @@ const ENV_LINE = "STRIPE_SECRET=sk_live_FAKE4eC39HqLyjWDarjtT1zdp7dc";
 describe("exports and shares never carry secrets", () => {
 	const temp = useTempAgentDir();
 	let term: PtyTerminal | undefined;
-	afterEach(() => {
-		term?.kill();
+	// Waits for the CLI to be gone (it saves on the way out, and its checkpoint store may be being
+	// made): removing the agent dir under it failed with ENOTEMPTY.
+	afterEach(async () => {
+		await term?.stop();
 		term = undefined;
 	});
 
