@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { poolStats } from "../../source/import/import-pool.js";
 import { type ImportResult, importPaths } from "../../source/import/import-run.js";
+import { entryShape } from "../helpers/entry-shape.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { FOREIGN, fixture } from "./import-helpers.js";
 
@@ -13,20 +14,7 @@ const base = { from: "auto" as const, dryRun: false, cwd: "/projects/fallback", 
 
 /** A session file's entries without what differs between two imports (ids, import time). */
 function shape(file: string): unknown[] {
-	const entries = readFileSync(file, "utf8")
-		.split("\n")
-		.filter((line) => line !== "")
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-	const position = new Map(entries.map((entry, i) => [entry.id as string, i] as const));
-	return JSON.parse(
-		JSON.stringify(entries, (key, value) =>
-			key === "importedAt" || key === "parentSession"
-				? typeof value
-				: typeof value === "string" && position.has(value)
-					? position.get(value)
-					: value,
-		),
-	);
+	return entryShape(readFileSync(file, "utf8"), ["importedAt", "parentSession"]);
 }
 
 function withoutFile(result: ImportResult) {

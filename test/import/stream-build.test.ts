@@ -7,6 +7,7 @@ import { SkipError } from "../../source/import/import-plan.js";
 import { importFile } from "../../source/import/import-run.js";
 import { appendOrder, buildNewSession, newSession } from "../../source/import/new-session.js";
 import { buildStreamed, streamTool } from "../../source/import/stream-build.js";
+import { entryShape } from "../helpers/entry-shape.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { FOREIGN, fixture } from "./import-helpers.js";
 
@@ -17,20 +18,7 @@ const options = { fallbackCwd: "/projects/fallback", cwdGiven: false };
 
 /** Lines as entries, each id replaced by the position of its entry, the import time left out. */
 function shape(text: string): unknown[] {
-	const entries = text
-		.split("\n")
-		.filter((line) => line !== "")
-		.map((line) => JSON.parse(line) as Record<string, unknown>);
-	const position = new Map(entries.map((entry, i) => [entry.id as string, i] as const));
-	return JSON.parse(
-		JSON.stringify(entries, (key, value) =>
-			key === "importedAt"
-				? typeof value
-				: typeof value === "string" && position.has(value)
-					? position.get(value)
-					: value,
-		),
-	);
+	return entryShape(text);
 }
 
 /** The session and record the plan path builds, next to the streamed ones. */
