@@ -33,12 +33,13 @@ const yogaWithoutFetch = {
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-	// The index's parser thread and the importer's builders are their own entries: a worker is
-	// started from a file, next to the chunks.
+	// The index's parser thread, the importer's builders and a big session's first read are their
+	// own entries: a worker is started from a file, next to the chunks.
 	entryPoints: {
 		main: "source/main.ts",
 		"scan-worker": "source/index/scan-worker.ts",
 		"import-worker": "source/import/import-worker.ts",
+		"skeleton-worker": "source/session/skeleton-worker.ts",
 	},
 	outdir: "dist",
 	bundle: true,

@@ -123,6 +123,16 @@ async function readStdin(): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Sessions read on their own thread while the UI loads: above this, the read outlasts the loading anyway and the memory is kept for it. */
+const PRELOAD_BELOW_BYTES = 1024 ** 3;
+
+/** Loads the UI's and the runtime's modules while a session smaller than `PRELOAD_BELOW_BYTES` is read on its own thread. */
+function preloadUnder(bytes: number): void {
+	if (bytes >= PRELOAD_BELOW_BYTES) return;
+	for (const loading of [import("../components/run-app.js"), import("../controllers/runtime.js")])
+		loading.catch(() => undefined);
+}
+
 /** `xcsh` in a terminal: the full-screen UI (Ink and the LLM layer load only here). */
 async function runInteractive(io: { stderr: (text: string) => void; cwd: string }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -156,7 +166,10 @@ async function runInteractive(io: { stderr: (text: string) => void; cwd: string 
 	const early =
 		sessionFlags.resume !== undefined || sessionFlags.continue
 			? await withReadProgress(sessionFlags.resume ?? "the most recent session", (progress) =>
-					createSessionManager(sessionFlags, io.cwd, undefined, (text) => earlyNotices.push(text), progress),
+					createSessionManager(sessionFlags, io.cwd, undefined, (text) => earlyNotices.push(text), {
+						...progress,
+						onReadApart: preloadUnder,
+					}),
 				)
 			: undefined;
 	const { runApp } = await import("../components/run-app.js");

@@ -66,7 +66,12 @@ export async function withReadProgress<T>(
 	try {
 		return await run({ signal: controller.signal, onProgress });
 	} finally {
-		stopListening?.();
+		if (stopListening) {
+			stopListening();
+			// A paused stdin gives nothing to a reader that attaches in the same turn (Node's stream still
+			// counts its read as pending): the UI that follows at once never got a key and quit as idle.
+			await new Promise((resolve) => setImmediate(resolve));
+		}
 		if (drawnAt > 0) terminal.write("\r\u001b[2K");
 	}
 }

@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { workerEntry } from "../worker-entry.js";
 import type { CwdOrigin, SourceTool } from "./import-plan.js";
 import type { RecordText } from "./import-record.js";
 
@@ -49,22 +47,6 @@ export const poolStats = { built: 0 };
  */
 export function defaultThreads(): number {
 	return Math.min(4, Math.max(1, availableParallelism() - 1));
-}
-
-/** The worker's entry: the built .js next to this module, or (tests, benches) the .ts source through tsx. */
-function workerSource(): string | URL | undefined {
-	if (!import.meta.url.endsWith(".ts")) {
-		const url = new URL("./import-worker.js", import.meta.url);
-		return existsSync(fileURLToPath(url)) ? url : undefined;
-	}
-	try {
-		// Loaders are not inherited by worker threads: register tsx inside the worker first.
-		const api = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api")).href.replace(/\.cjs$/, ".mjs");
-		const worker = new URL("./import-worker.ts", import.meta.url).href;
-		return `import(${JSON.stringify(api)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(worker)}))`;
-	} catch {
-		return undefined;
-	}
 }
 
 class BuildWorker {
@@ -121,7 +103,7 @@ export class BuildPool {
 
 	/** A pool of `count` workers (default: one per core, at most 4), or undefined when threads cannot start here. */
 	static start(count = defaultThreads()): BuildPool | undefined {
-		const source = workerSource();
+		const source = workerEntry(import.meta.url, "import-worker");
 		if (!source || count < 1) return undefined;
 		try {
 			return new BuildPool(Array.from({ length: count }, () => new BuildWorker(source)));

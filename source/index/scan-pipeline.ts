@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { log } from "../logger.js";
+import { workerEntry } from "../worker-entry.js";
 import type { ReadStats } from "./file-lines.js";
 import { type FileStat, type SessionRow, type SessionScan, scanSessionFile } from "./session-scan.js";
 
@@ -55,22 +53,6 @@ function asBuffers(scan: SessionScan): SessionScan {
 
 /** The worker died or never started; unlike a file error, its scans can simply be redone here. */
 class WorkerFailure extends Error {}
-
-/** How to start the worker: the built .js next to this module, or (tests, benches) the .ts source via tsx. */
-function workerSource(): string | URL | undefined {
-	if (!import.meta.url.endsWith(".ts")) {
-		const url = new URL("./scan-worker.js", import.meta.url);
-		return existsSync(fileURLToPath(url)) ? url : undefined;
-	}
-	try {
-		// Loaders are not inherited by worker threads: register tsx inside the worker first.
-		const api = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api")).href.replace(/\.cjs$/, ".mjs");
-		const worker = new URL("./scan-worker.ts", import.meta.url).href;
-		return `import(${JSON.stringify(api)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(worker)}))`;
-	} catch {
-		return undefined;
-	}
-}
 
 class ScanWorker {
 	readonly #worker: Worker;
@@ -135,7 +117,7 @@ export async function* scanInOrder(
 ): AsyncGenerator<{ job: ScanJob; scan: SessionScan | Error }> {
 	const size = (job: ScanJob) => job.stat.size - (job.base?.indexed_bytes ?? 0);
 	const bytes = jobs.reduce((sum, job) => sum + size(job), 0);
-	const source = bytes >= workerMinBytes ? workerSource() : undefined;
+	const source = bytes >= workerMinBytes ? workerEntry(import.meta.url, "scan-worker") : undefined;
 	let worker: ScanWorker | undefined;
 	if (source) {
 		try {

@@ -33,6 +33,9 @@ export type SessionRead<E> =
 			version: VersionCheck;
 	  };
 
+/** Why a parser made with `skeletonsOnly` stopped at the header. */
+export const NOT_SKELETONS = "not a current-version session (its entries cannot be skeletons)";
+
 /** The words for a line longer than anything that can be decoded. */
 export function tooLongLine(bytes: number): string {
 	return `line is ${bytes.toLocaleString("en-US")} bytes, too long to read; left in the file untouched`;
@@ -50,6 +53,7 @@ function describeError(error: unknown): string {
  */
 export class SessionLineParser {
 	readonly #lazy: boolean;
+	readonly #skeletonsOnly: boolean;
 	#header: SessionHeader | undefined;
 	#invalid: string | undefined;
 	/** Entries held as objects (a small file, or one a skeleton cannot be made of). */
@@ -66,8 +70,10 @@ export class SessionLineParser {
 	/** Where this load's skeletons are rows (made on the first one, or the resumed cache's). */
 	#columns: SkeletonColumns | undefined;
 
-	constructor(options: { lazy?: boolean } = {}) {
+	/** `skeletonsOnly`: a file that is not v3 (whose entries would all be objects) stops at its header, as not a session. */
+	constructor(options: { lazy?: boolean; skeletonsOnly?: boolean } = {}) {
 		this.#lazy = options.lazy === true;
+		this.#skeletonsOnly = options.skeletonsOnly === true;
 	}
 
 	/** A parser that goes on from a cached skeleton: the lines after it are read as if they followed. */
@@ -117,6 +123,7 @@ export class SessionLineParser {
 		}
 		if (value === undefined) this.#invalid = "first line is not valid JSON";
 		else if (!isSessionHeader(value)) this.#invalid = "first line is not a session header";
+		else if (this.#skeletonsOnly && value.version !== CURRENT_SESSION_VERSION) this.#invalid = NOT_SKELETONS;
 		else {
 			this.#header = value;
 			// A header without a numeric version is v1 unless some entry carries an id: decided at the end.
@@ -187,8 +194,8 @@ export class SessionLineParser {
 		return true;
 	}
 
-	/** The result once every line was pushed. */
-	finish(missingFinalNewline: boolean): SessionRead<StoredEntry[] | SkeletonColumns> {
+	/** The result once every line was pushed; `trim: false` leaves the columns' room (they are about to be encoded and dropped). */
+	finish(missingFinalNewline: boolean, options: { trim?: boolean } = {}): SessionRead<StoredEntry[] | SkeletonColumns> {
 		if (this.#invalid) return { kind: "invalid", reason: this.#invalid };
 		const header = this.#header;
 		if (!header) return { kind: "empty" };
@@ -200,7 +207,7 @@ export class SessionLineParser {
 		}
 		const skipped = this.#skipped.sort((a, b) => a.line - b.line);
 		// Appends grow the columns again when they come; half a million rows of slack would stay otherwise.
-		this.#columns?.trim();
+		if (options.trim !== false) this.#columns?.trim();
 		return { kind: "ok", header, entries, skipped, missingFinalNewline, version };
 	}
 }

@@ -47,8 +47,13 @@ export async function loadState(
 		const rows = read.entries;
 		// Skeletons are only made of v3 files, which need no migration.
 		if (!(rows instanceof SkeletonColumns)) {
-			const all = [read.header, ...rows];
-			return loadState(path, { ...read, entries: all }, storage);
+			// As a plain read's result: header first (with the header left in, this call came back here for ever).
+			const { skipped, missingFinalNewline, version } = read;
+			return loadState(
+				path,
+				{ kind: "ok", entries: [read.header, ...rows], skipped, missingFinalNewline, version },
+				storage,
+			);
 		}
 		const resident: StoredEntry[] = [];
 		for (const [, entry] of rows.pins()) resident.push(entry);

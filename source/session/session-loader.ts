@@ -37,6 +37,8 @@ export interface ReadProgress {
 	signal?: AbortSignal;
 	/** Called after each chunk read, with bytes read and the file's size. */
 	onProgress?: (bytesRead: number, total: number) => void;
+	/** Called when a first read starts on a thread of its own (this thread is free until it ends), with the file's size. */
+	onReadApart?: (bytes: number) => void;
 }
 
 /** Where a scan stopped: past the last complete line (a torn tail is read again next time). */
@@ -101,9 +103,11 @@ async function scanInto(
 	parser: SessionLineParser,
 	progress: ReadProgress,
 	from: ScanCoverage = { bytes: 0, nextLineNumber: 1 },
+	until?: number,
 ): Promise<{ end: LineScanEnd; covered: ScanCoverage } | undefined> {
 	const stat = storage.statSync(path);
 	if (!stat) return undefined;
+	const size = until === undefined ? stat.size : Math.min(until, stat.size);
 	let stopped = false;
 	let lastStart = from.bytes;
 	// One open for the whole scan: an open and a close around each read made the read-ahead wait for
@@ -113,7 +117,7 @@ async function scanInto(
 	try {
 		end = await scanLines(
 			(position, length, into) => (stopped ? Promise.resolve(Buffer.alloc(0)) : reader.read(position, length, into)),
-			stat.size,
+			size,
 			(line) => {
 				lastStart = line.offset;
 				if (!stopped && !parser.push(line)) stopped = true;
@@ -146,20 +150,24 @@ export async function readSessionFile(
 
 /**
  * Like `readSessionFile`, but a v3 file's entries come back as skeletons whose big bodies stay on
- * disk; with `resume`, only the bytes after a cached skeleton are read.
+ * disk; with `resume`, only the bytes after a cached skeleton are read; with `until`, no further than
+ * that offset (a line boundary). With `forCache`, the read only makes a cache's bytes: a file that is
+ * not v3 is read no further than its header (and comes back as invalid), and the columns keep the
+ * room they grew (they are encoded and dropped).
  */
 export async function readSessionSkeleton(
 	path: string,
 	storage: SessionStorage,
 	progress: ReadProgress = {},
 	resume?: SkeletonResume,
+	options: { forCache?: boolean; until?: number } = {},
 ): Promise<SessionSkeletonRead> {
 	const parser = resume
 		? SessionLineParser.resume(resume.header, resume.columns, resume.skipped)
-		: new SessionLineParser({ lazy: true });
-	const scanned = await scanInto(path, storage, parser, progress, resume?.covered);
+		: new SessionLineParser({ lazy: true, skeletonsOnly: options.forCache });
+	const scanned = await scanInto(path, storage, parser, progress, resume?.covered, options.until);
 	if (!scanned) return { kind: "missing" };
-	return { ...parser.finish(scanned.end.missingFinalNewline), covered: scanned.covered };
+	return { ...parser.finish(scanned.end.missingFinalNewline, { trim: !options.forCache }), covered: scanned.covered };
 }
 
 /** The spec's loader: header + entries, or [] for a missing, empty or non-session file. */

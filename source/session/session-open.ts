@@ -5,15 +5,14 @@ import {
 	type ReadProgress,
 	readSessionFile,
 	readSessionSkeleton,
-	type ScanCoverage,
 	type SessionFileRead,
 	type SessionSkeletonRead,
 	type SkeletonResume,
 } from "./session-loader.js";
 import type { SessionStorage, StorageStat } from "./session-storage.js";
-import { coverHashes, decodeSkeleton, encodeSkeleton } from "./skeleton-cache.js";
+import { coverHashes, decodeSkeleton, resumeOf, type SkeletonToCache, skeletonBytes } from "./skeleton-cache.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
-import type { JsonlLineError, SessionHeader } from "./types.js";
+import { apartThreshold } from "./skeleton-thread.js";
 
 /**
  * Sessions bigger than this keep only their skeleton and the active context in memory. Measured:
@@ -58,39 +57,14 @@ async function cachedSkeleton(
 		skeleton.file.bytes,
 	);
 	if (hashes.headHash !== skeleton.file.headHash || hashes.tailHash !== skeleton.file.tailHash) return undefined;
-	return {
-		header: skeleton.header,
-		columns: skeleton.columns,
-		skipped: skeleton.skipped,
-		covered: { bytes: skeleton.file.bytes, nextLineNumber: skeleton.nextLineNumber },
-	};
-}
-
-/** What a skeleton cache is made of. */
-export interface SkeletonToCache {
-	header: SessionHeader;
-	/** The entries, as rows 0 … size - 1. */
-	columns: SkeletonColumns;
-	skipped: readonly JsonlLineError[];
-	covered: ScanCoverage;
+	return resumeOf(skeleton);
 }
 
 /** Writes a skeleton for the next open of `file` (a failure only costs that open time). */
 export async function cacheSkeleton(file: string, storage: SessionStorage, skeleton: SkeletonToCache): Promise<void> {
-	const stat = storage.statSync(file);
-	if (!storage.skeletons || stat?.ino === undefined) return;
-	const hashes = await coverHashes(
-		(position, length) => storage.readBytes(file, position, length),
-		skeleton.covered.bytes,
-	);
-	const bytes = encodeSkeleton({
-		file: { ino: stat.ino, bytes: skeleton.covered.bytes, mtimeMs: stat.mtimeMs, ...hashes },
-		header: skeleton.header,
-		skipped: [...skeleton.skipped],
-		nextLineNumber: skeleton.covered.nextLineNumber,
-		columns: skeleton.columns,
-	});
-	await storage.skeletons.write(file, bytes);
+	if (!storage.skeletons) return;
+	const bytes = await skeletonBytes(file, storage, skeleton);
+	if (bytes) await storage.skeletons.write(file, bytes);
 }
 
 async function saveSkeleton(file: string, storage: SessionStorage, read: SessionSkeletonRead): Promise<void> {
@@ -114,12 +88,25 @@ export async function openSessionFile(
 	let read: SessionSkeletonRead | SessionFileRead;
 	let skeletonRead: SessionSkeletonRead | undefined;
 	let cache: "built" | "reused" | "extended" | undefined;
+	// Bytes of a skeleton built on its own thread, to be cached as they are.
+	let built: Buffer | undefined;
 	if (lazy) {
-		const resume = await cachedSkeleton(file, storage, stat);
+		let resume = await cachedSkeleton(file, storage, stat);
+		let apart = false;
+		if (!resume && storage.readSkeletonApart && stat.size >= apartThreshold()) {
+			const reading = storage.readSkeletonApart(file, stat.size, options);
+			options.onReadApart?.(stat.size);
+			const read = await reading;
+			resume = read?.resume;
+			built = read?.bytes;
+			apart = read !== undefined;
+		}
 		skeletonRead = await readSessionSkeleton(file, storage, options, resume);
 		read = skeletonRead;
 		const grew = read.kind === "ok" && read.covered && resume && read.covered.bytes > resume.covered.bytes;
-		cache = !resume ? "built" : grew ? "extended" : "reused";
+		cache = !resume || apart ? "built" : grew ? "extended" : "reused";
+		// Lines appended while it was read: the cache is made again to cover them.
+		if (grew) built = undefined;
 	} else {
 		read = await readSessionFile(file, storage, options);
 	}
@@ -132,11 +119,13 @@ export async function openSessionFile(
 	const bodies = new EntryBodies(file, (path) => storage.openBodyFile(path), storage.blobs);
 	// Written after the open returns: the first frame does not wait for it.
 	const toCache = cache === "reused" ? undefined : skeletonRead;
+	const save = (): Promise<void> =>
+		built && storage.skeletons ? storage.skeletons.write(file, built) : saveSkeleton(file, storage, toCache!);
 	const cacheWrite =
 		toCache === undefined
 			? undefined
 			: new Promise<void>((resolve) => setImmediate(resolve))
-					.then(() => saveSkeleton(file, storage, toCache))
+					.then(save)
 					.catch((error: unknown) => log.warn(`Could not cache the skeleton of ${file}: ${String(error)}`));
 	return { kind: "loaded", loaded, bodies, ...(cacheWrite ? { cacheWrite } : {}) };
 }

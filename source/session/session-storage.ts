@@ -5,10 +5,12 @@ import { basename, dirname, join } from "node:path";
 import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
+import type { ReadProgress } from "./session-loader.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
 import { getBlobsDir, getSkeletonsDir } from "./session-paths.js";
 import type { SkeletonStore } from "./skeleton-cache.js";
 import { SkeletonFiles } from "./skeleton-files.js";
+import { readSkeletonApart, type SkeletonApart } from "./skeleton-thread.js";
 import { removeStaleTemps } from "./stale-temps.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
@@ -80,6 +82,12 @@ export interface SessionStorage {
 	readonly blobs: BlobStorage;
 	/** Where big sessions' skeletons are cached (none: every open reads the whole file). */
 	readonly skeletons?: SkeletonStore;
+	/** Reads a big session's skeleton on other threads (none: the opener reads it; see `readSkeletonApart`). */
+	readonly readSkeletonApart?: (
+		file: string,
+		size: number,
+		progress: ReadProgress,
+	) => Promise<SkeletonApart | undefined>;
 }
 
 function enoent(path: string): NodeJS.ErrnoException {
@@ -98,6 +106,7 @@ function decodePrefix(buffer: Buffer): string {
 export class FileSessionStorage implements SessionStorage {
 	readonly blobs: BlobStorage;
 	readonly skeletons: SkeletonStore;
+	readonly readSkeletonApart = readSkeletonApart;
 
 	constructor(
 		blobs: BlobStorage = new BlobStore(getBlobsDir()),

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { ScanCoverage, SkeletonResume } from "./session-loader.js";
+import type { SessionStorage } from "./session-storage.js";
 import { decodeColumns, encodeColumns } from "./skeleton-binary.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
@@ -96,8 +98,44 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	return encodeColumns(FORMAT, data, extra);
 }
 
+/** What a skeleton cache is made of. */
+export interface SkeletonToCache {
+	header: SessionHeader;
+	/** The entries, as rows 0 … size - 1. */
+	columns: SkeletonColumns;
+	skipped: readonly JsonlLineError[];
+	covered: ScanCoverage;
+}
+
+/** A skeleton's cache bytes, stamped with the file it covers (none where the storage has no inodes). */
+export async function skeletonBytes(
+	file: string,
+	storage: Pick<SessionStorage, "statSync" | "readBytes">,
+	skeleton: SkeletonToCache,
+): Promise<Buffer | undefined> {
+	const stat = storage.statSync(file);
+	if (stat?.ino === undefined) return undefined;
+	const hashes = await coverHashes(
+		(position, length) => storage.readBytes(file, position, length),
+		skeleton.covered.bytes,
+	);
+	return encodeSkeleton({
+		file: { ino: stat.ino, bytes: skeleton.covered.bytes, mtimeMs: stat.mtimeMs, ...hashes },
+		header: skeleton.header,
+		skipped: [...skeleton.skipped],
+		nextLineNumber: skeleton.covered.nextLineNumber,
+		columns: skeleton.columns,
+	});
+}
+
 /** Bodies a warm open needs without reading the file: labels and the context's state. */
 const KEPT_PINNED = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
+
+/** A decoded skeleton as the point a read goes on from. */
+export function resumeOf(skeleton: Skeleton): SkeletonResume {
+	const { header, columns, skipped } = skeleton;
+	return { header, columns, skipped, covered: { bytes: skeleton.file.bytes, nextLineNumber: skeleton.nextLineNumber } };
+}
 
 /** Decodes a cache, or undefined when it is from another format or damaged. */
 export function decodeSkeleton(bytes: Buffer): Skeleton | undefined {

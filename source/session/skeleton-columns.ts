@@ -370,7 +370,11 @@ export class SkeletonColumns {
 		return facts;
 	}
 
-	/** The columns of rows `0 … size - 1`, as a cache stores them. */
+	/**
+	 * The columns of rows `0 … size - 1`, as a cache stores them: views of these columns (a cache
+	 * copies them into its bytes; copies here were tens of MB at a big first open's peak), but for
+	 * the parents, which the encoder fills in.
+	 */
 	data(): ColumnData {
 		const n = this.#size;
 		const odd = <T>(map: Map<number, T>): [number, T][] => [...map].filter(([at]) => at < n);
@@ -379,19 +383,19 @@ export class SkeletonColumns {
 			parents: this.#parentAt.slice(0, n),
 			oddParents: odd(this.#oddParents),
 			typeNames: [...this.#typeNames.list],
-			types: this.#types.slice(0, n),
-			times: this.#times.slice(0, n),
+			types: this.#types.subarray(0, n),
+			times: this.#times.subarray(0, n),
 			oddTimestamps: odd(this.#oddTimestamps),
-			offsets: this.#offsets.slice(0, n),
-			lengths: this.#lengths.slice(0, n),
+			offsets: this.#offsets.subarray(0, n),
+			lengths: this.#lengths.subarray(0, n),
 			roleNames: [...this.#roleNames.list],
-			roles: this.#roles.slice(0, n),
+			roles: this.#roles.subarray(0, n),
 			modelNames: [...this.#modelNames.list],
-			models: this.#models.slice(0, n),
-			usageRows: this.#usageRows.slice(0, this.#usageCount),
-			usage: this.#usage.slice(0, 4 * this.#usageCount),
+			models: this.#models.subarray(0, n),
+			usageRows: this.#usageRows.subarray(0, this.#usageCount),
+			usage: this.#usage.subarray(0, 4 * this.#usageCount),
 			kindNames: [...this.#kindNames.list],
-			kinds: this.#kinds.slice(0, n),
+			kinds: this.#kinds.subarray(0, n),
 		};
 	}
 }

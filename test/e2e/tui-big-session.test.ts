@@ -24,6 +24,19 @@ describe("a big session from the terminal", () => {
 		expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
 	});
 
+	it("once read, it stays open on its last answer and takes keys (the progress line let go of stdin)", {
+		timeout: 120_000,
+	}, async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const t = temp.open({ args: ["--resume", file] });
+		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		await t.waitFor((s) => s.includes(BIG_SESSION_LAST_ANSWER) && s.includes("Ask anything"), 60_000);
+		await t.type("still here");
+		await t.waitFor((s) => s.includes("› still here"));
+		await t.stop();
+	});
+
 	it("--continue shows how much of it was read too, and Escape stops it", { timeout: 120_000 }, async () => {
 		const dir = getDefaultSessionDir(temp.project);
 		mkdirSync(dir, { recursive: true, mode: 0o700 });

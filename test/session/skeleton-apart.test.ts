@@ -1,0 +1,151 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionManager } from "../../source/session/session-manager.js";
+import { FileSessionStorage } from "../../source/session/session-storage.js";
+import { decodeSkeleton } from "../../source/session/skeleton-cache.js";
+import { splitAtLines } from "../../source/session/skeleton-parts.js";
+import { readSkeletonApart, type SkeletonApart } from "../../source/session/skeleton-thread.js";
+import { writeBigSession } from "../helpers/big-session.js";
+import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
+
+/** A storage whose reads apart are recorded (undefined: the thread's read was not used). */
+function recordingStorage(): { storage: FileSessionStorage; reads: (SkeletonApart | undefined)[] } {
+	const storage = new FileSessionStorage();
+	const reads: (SkeletonApart | undefined)[] = [];
+	const apart = storage.readSkeletonApart;
+	Object.defineProperty(storage, "readSkeletonApart", {
+		value: async (...args: Parameters<typeof apart>) => {
+			const read = await apart(...args);
+			reads.push(read);
+			return read;
+		},
+	});
+	return { storage, reads };
+}
+
+/** A storage that reads every file on the opener's thread. */
+function hereStorage(): FileSessionStorage {
+	const storage = new FileSessionStorage();
+	Object.defineProperty(storage, "readSkeletonApart", { value: undefined });
+	return storage;
+}
+
+describe("cutting a session file at line boundaries", () => {
+	const readerOf = (text: string) => async (position: number, length: number) =>
+		Buffer.from(text).subarray(position, position + length);
+
+	it("cuts after the first newline past each cut point", async () => {
+		const text = "aaaa\nbbbbbbbb\ncc\ndddddd\n";
+		const parts = await splitAtLines(text.length, 2, readerOf(text));
+		expect(parts).toEqual([{ from: 0, until: 14 }, { from: 14 }]);
+		expect(text.slice(14)).toBe("cc\ndddddd\n");
+	});
+
+	it("keeps one part when no line starts after the middle", async () => {
+		const text = `${"x".repeat(40)}\n`;
+		expect(await splitAtLines(text.length, 2, readerOf(text))).toEqual([{ from: 0 }]);
+	});
+});
+
+describe("a big session's first read on threads of its own", () => {
+	const temp = useTempAgentDir();
+	const opened: SessionManager[] = [];
+	afterEach(async () => {
+		vi.unstubAllEnvs();
+		for (const session of opened.splice(0)) await session.close().catch(() => undefined);
+	});
+	const open = async (file: string, storage: FileSessionStorage): Promise<SessionManager> => {
+		const session = await SessionManager.open(file, { lazyAboveBytes: 0, readOnly: true, storage });
+		opened.push(session);
+		return session;
+	};
+
+	/** Reads `file` in two parts on threads and on this thread, and says what each found. */
+	const bothWays = async (file: string) => {
+		vi.stubEnv("XCSH_READ_APART_ABOVE_BYTES", "0");
+		const { storage, reads } = recordingStorage();
+		const apart = await open(file, storage);
+		const here = await open(file, hereStorage());
+		return { apart, here, reads };
+	};
+
+	/** A session of 60 turns whose second half has a line that is not JSON and a duplicate id. */
+	const writeDamaged = (): { file: string; lines: string[] } => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 60, 2000, { compactBeforeLast: 3 });
+		const lines = readFileSync(file, "utf8").split("\n");
+		const late = Math.floor(lines.length * 0.8);
+		lines.splice(late, 0, "{not json", lines[late - 1]!);
+		writeFileSync(file, lines.join("\n"));
+		return { file, lines };
+	};
+
+	it("joins its two parts into the session a read on one thread makes, skipped lines numbered in the file", async () => {
+		const { file } = writeDamaged();
+		const { apart, here, reads } = await bothWays(file);
+		// Read and joined on the threads (one thread's read would come with its cache bytes).
+		expect(reads).toEqual([{ resume: expect.objectContaining({ header: here.getHeader() }) }]);
+		expect(apart.getEntries()).toEqual(here.getEntries());
+		expect(apart.getTree()).toEqual(here.getTree());
+		expect(apart.buildSessionContext()).toEqual(here.buildSessionContext());
+		const skipped = apart.getLoadReport().skippedLines;
+		expect(skipped).toEqual(here.getLoadReport().skippedLines);
+		expect(skipped.map((line) => line.message)).toEqual([
+			expect.stringMatching(/JSON/),
+			expect.stringMatching(/^duplicate entry id /),
+		]);
+		expect(apart.getLoadReport().skeletonCache).toBe("built");
+	});
+
+	it("reads it in one thread's part when an id of the second half is in the first, with the same result", async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 60, 2000);
+		const lines = readFileSync(file, "utf8").split("\n");
+		lines.splice(lines.length - 3, 0, lines[2]!);
+		writeFileSync(file, lines.join("\n"));
+		const { apart, here, reads } = await bothWays(file);
+		expect(reads).toEqual([undefined]);
+		expect(apart.getEntries()).toEqual(here.getEntries());
+		expect(apart.getLoadReport().skippedLines).toEqual(here.getLoadReport().skippedLines);
+		expect(apart.getLoadReport().skippedLines).toEqual([
+			{ line: lines.length - 3, message: expect.stringMatching(/^duplicate entry id /) },
+		]);
+	});
+
+	it("leaves a file that is not v3 to the opener, which migrates it (a big v2 file overflowed the stack before)", async () => {
+		const file = join(temp.root, "old.jsonl");
+		writeBigSession(file, 20, 2000);
+		const lines = readFileSync(file, "utf8").split("\n");
+		lines[0] = lines[0]!.replace('"version":3', '"version":2');
+		writeFileSync(file, lines.join("\n"));
+		vi.stubEnv("XCSH_READ_APART_ABOVE_BYTES", "0");
+		const { storage, reads } = recordingStorage();
+		const session = await SessionManager.open(file, { lazyAboveBytes: 0, readOnly: true, storage });
+		opened.push(session);
+		expect(reads).toEqual([undefined]);
+		expect(session.getEntries()).toHaveLength(80);
+		expect(session.getLoadReport().migratedFrom).toBe(2);
+		expect((await open(file, hereStorage())).getEntries()).toEqual(session.getEntries());
+	});
+
+	it("reads a file too big for two threads' memory on one, whose cache bytes are kept as they are", async () => {
+		const file = join(temp.root, "big.jsonl");
+		const written = writeBigSession(file, 60, 2000);
+		// The size decides the parts: this one is read as a file of 1 GiB would be.
+		const read = await readSkeletonApart(file, 1024 ** 3);
+		expect(read?.resume.covered).toEqual({ bytes: written.bytes, nextLineNumber: written.entries + 2 });
+		expect(read?.resume.columns.size).toBe(written.entries);
+		expect(decodeSkeleton(read!.bytes!)?.columns.id(written.entries - 1)).toBe(written.lastEntryId);
+	});
+
+	it("stops its threads when the read is stopped", async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 60, 2000);
+		const controller = new AbortController();
+		const reason = new Error("stopped by the test");
+		const reading = readSkeletonApart(file, 1 << 20, { signal: controller.signal });
+		controller.abort(reason);
+		await expect(reading).rejects.toBe(reason);
+	});
+});
