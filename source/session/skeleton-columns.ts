@@ -1,5 +1,6 @@
 import type { TreeRowKind } from "./entry-summary.js";
 import { IdList } from "./id-list.js";
+import { codeMap, Names } from "./skeleton-names.js";
 import type { StoredEntry } from "./types.js";
 
 /** What an assistant message cost, kept in the skeleton so totals need no bodies. */
@@ -25,37 +26,6 @@ export interface EntryFacts {
 export const UNKNOWN_PARENT = -2;
 /** `parentAt` of a root, or of an entry whose parent is not in the file. */
 const NO_PARENT = -1;
-
-/** Small string tables: a column holds 1 + a name's index (0: none). */
-class Names {
-	readonly list: string[];
-	readonly #codes = new Map<string, number>();
-
-	constructor(list: string[] = []) {
-		this.list = list;
-		for (let i = 0; i < list.length; i++) this.#codes.set(list[i]!, i + 1);
-	}
-
-	code(name: string | undefined): number {
-		if (name === undefined) return 0;
-		let code = this.#codes.get(name);
-		if (code === undefined) {
-			this.list.push(name);
-			code = this.list.length;
-			this.#codes.set(name, code);
-		}
-		return code;
-	}
-
-	name(code: number): string | undefined {
-		return code === 0 ? undefined : this.list[code - 1];
-	}
-
-	/** The code of a name, without adding it (-1: no row has it). */
-	find(name: string): number {
-		return this.#codes.get(name) ?? -1;
-	}
-}
 
 /** The columns as a skeleton cache stores them (typed arrays are taken over, not copied). */
 export interface ColumnData {
@@ -198,6 +168,56 @@ export class SkeletonColumns {
 			this.#usage.set([usage.input, usage.output, usage.cacheRead, usage.cost], 4 * k);
 		}
 		return at;
+	}
+
+	/**
+	 * Appends `from`'s rows after these (a skeleton read in parts), pinned bodies included, copying
+	 * columns rather than pushing each row again (which made each row's timestamp text and facts).
+	 */
+	append(from: SkeletonColumns): void {
+		const base = this.#size;
+		const n = from.#size;
+		const size = base + n;
+		this.#parentRows = grown(this.#parentRows, size);
+		this.#parentAt = grown(this.#parentAt, size);
+		this.#types = grown(this.#types, size);
+		this.#times = grown(this.#times, size);
+		this.#offsets = grown(this.#offsets, size);
+		this.#lengths = grown(this.#lengths, size);
+		this.#roles = grown(this.#roles, size);
+		this.#models = grown(this.#models, size);
+		this.#kinds = grown(this.#kinds, size);
+		this.#times.set(from.#times.subarray(0, n), base);
+		this.#offsets.set(from.#offsets.subarray(0, n), base);
+		this.#lengths.set(from.#lengths.subarray(0, n), base);
+		const types = codeMap(from.#typeNames, this.#typeNames);
+		const roles = codeMap(from.#roleNames, this.#roleNames);
+		const models = codeMap(from.#modelNames, this.#modelNames);
+		const kinds = codeMap(from.#kindNames, this.#kindNames);
+		for (let r = 0; r < n; r++) {
+			const at = base + r;
+			this.#ids.push(from.#ids.get(r));
+			const parentRow = from.#parentRows[r]!;
+			this.#parentRows[at] = parentRow >= 0 ? base + parentRow : NO_PARENT;
+			const odd = from.#oddParents.get(r);
+			if (odd !== undefined) this.#oddParents.set(at, odd);
+			// A parent found in `from` keeps its place; one named but not found there is looked up by id.
+			const parentAt = from.#parentAt[r]!;
+			this.#parentAt[at] = parentAt >= 0 ? base + parentAt : odd === undefined ? NO_PARENT : UNKNOWN_PARENT;
+			this.#types[at] = types[from.#types[r]!]!;
+			this.#roles[at] = roles[from.#roles[r]!]!;
+			this.#models[at] = models[from.#models[r]!]!;
+			this.#kinds[at] = kinds[from.#kinds[r]!]!;
+		}
+		for (const [r, timestamp] of from.#oddTimestamps) if (r < n) this.#oddTimestamps.set(base + r, timestamp);
+		const k = this.#usageCount;
+		this.#usageCount += from.#usageCount;
+		this.#usageRows = grown(this.#usageRows, this.#usageCount);
+		this.#usage = grown(this.#usage, 4 * this.#usageCount);
+		for (let j = 0; j < from.#usageCount; j++) this.#usageRows[k + j] = base + from.#usageRows[j]!;
+		this.#usage.set(from.#usage.subarray(0, 4 * from.#usageCount), 4 * k);
+		for (const [r, entry] of from.#pins) if (r < n) this.#pins.set(base + r, entry);
+		this.#size = size;
 	}
 
 	/** Gives back the room `push` grew ahead (up to as much again as the rows): for when a load is done. */

@@ -55,19 +55,7 @@ export async function splitAtLines(
 export function appendColumns(into: SkeletonColumns, from: SkeletonColumns): boolean {
 	const ids = new RowIds(into);
 	for (let r = 0; r < from.size; r++) if (ids.has(from.id(r))) return false;
-	for (let r = 0; r < from.size; r++) {
-		const row = into.push(
-			from.type(r),
-			from.id(r),
-			from.parentId(r),
-			from.timestamp(r),
-			from.offset(r),
-			from.length(r),
-			from.facts(r),
-		);
-		const pinned = from.pinned(r);
-		if (pinned) into.setPinned(row, pinned);
-	}
+	into.append(from);
 	return true;
 }
 

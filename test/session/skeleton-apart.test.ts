@@ -77,6 +77,8 @@ describe("a big session's first read on threads of its own", () => {
 		const lines = readFileSync(file, "utf8").split("\n");
 		const late = Math.floor(lines.length * 0.8);
 		lines.splice(late, 0, "{not json", lines[late - 1]!);
+		// A timestamp kept as the file writes it (not canonical ISO text).
+		lines[late + 3] = lines[late + 3]!.replace(/"timestamp":"([^".]+)\.000Z"/, '"timestamp":"$1Z"');
 		writeFileSync(file, lines.join("\n"));
 		return { file, lines };
 	};
@@ -89,6 +91,12 @@ describe("a big session's first read on threads of its own", () => {
 		expect(apart.getEntries()).toEqual(here.getEntries());
 		expect(apart.getTree()).toEqual(here.getTree());
 		expect(apart.buildSessionContext()).toEqual(here.buildSessionContext());
+		expect(apart.getUsageTotals()).toEqual(here.getUsageTotals());
+		// The skeletons themselves (what /tree and the picker read), odd timestamp included.
+		const shapes = (session: SessionManager) =>
+			[...session.getSkeleton()].map(({ id, parentId, type, timestamp }) => ({ id, parentId, type, timestamp }));
+		expect(shapes(apart)).toEqual(shapes(here));
+		expect(shapes(apart).some((shape) => /:\d\dZ$/.test(shape.timestamp))).toBe(true);
 		const skipped = apart.getLoadReport().skippedLines;
 		expect(skipped).toEqual(here.getLoadReport().skippedLines);
 		expect(skipped.map((line) => line.message)).toEqual([
