@@ -123,8 +123,12 @@ async function readStdin(): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Sessions read on their own thread while the UI loads: above this, the read outlasts the loading anyway and the memory is kept for it. */
-const PRELOAD_BELOW_BYTES = 1024 ** 3;
+/**
+ * Sessions read on their own threads while the UI loads. Above this (where one thread reads, as the
+ * session layer's `TWO_PARTS_BELOW_BYTES`), the read outlasts the loading anyway, and the memory is
+ * kept for the read.
+ */
+const PRELOAD_BELOW_BYTES = 1.5 * 1024 ** 3;
 
 /** Loads the UI's and the runtime's modules while a session smaller than `PRELOAD_BELOW_BYTES` is read on its own thread. */
 function preloadUnder(bytes: number): void {

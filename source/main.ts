@@ -13,4 +13,8 @@ if (invocation) {
 			process.exitCode = 1;
 		},
 	);
-} else await import("./cli-main.js");
+} else {
+	// A big session named on `--resume` starts being read on its own threads while the CLI loads.
+	(await import("./session/skeleton-prefetch.js")).prefetchFirstRead(process.argv.slice(2), process.cwd());
+	await import("./cli-main.js");
+}

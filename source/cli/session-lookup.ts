@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { listAllSessions, listProjectSessions } from "../index/session-listing.js";
 import { safeLine } from "../render/safe-text.js";
+import { looksLikePath } from "../session/session-paths.js";
 import type { SessionInfo } from "../session/types.js";
 
 /** What a `--resume`-style value resolved to. */
@@ -9,11 +10,6 @@ export type SessionLookup =
 	| { kind: "found"; session: SessionInfo; scope: "project" | "global" }
 	| { kind: "ambiguous"; matches: SessionInfo[] }
 	| { kind: "none" };
-
-/** True when a value names a file rather than an id prefix (contains a slash or ends in .jsonl). */
-function looksLikePath(value: string): boolean {
-	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
-}
 
 function matchPrefix(sessions: readonly SessionInfo[], prefix: string): SessionInfo[] {
 	const lower = prefix.toLowerCase();

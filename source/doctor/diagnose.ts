@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { getSessionsRoot } from "../agent-dir.js";
-import { lazyThreshold } from "../session/session-open.js";
+import { lazyThreshold } from "../session/read-thresholds.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { findStaleTemps } from "../session/stale-temps.js";
 import { analyzeSessionFile, type HasBlob, type SessionAnalysis } from "./analyze.js";

@@ -1,5 +1,6 @@
 import { log } from "../logger.js";
 import { EntryBodies } from "./entry-bodies.js";
+import { apartThreshold, lazyThreshold } from "./read-thresholds.js";
 import { type LoadedState, loadState } from "./session-load-state.js";
 import {
 	type ReadProgress,
@@ -12,23 +13,7 @@ import {
 import type { SessionStorage, StorageStat } from "./session-storage.js";
 import { coverHashes, decodeSkeleton, resumeOf, type SkeletonToCache, skeletonBytes } from "./skeleton-cache.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
-import { apartThreshold } from "./skeleton-thread.js";
-
-/**
- * Sessions bigger than this keep only their skeleton and the active context in memory. Measured:
- * under it, parsing every body costs less than a second and the memory of a few small sessions.
- */
-export const DEFAULT_LAZY_ABOVE_BYTES = 64 * 1024 * 1024;
-
-/** The size above which a session is opened with its bodies on disk: the option, `XCSH_LAZY_ABOVE_BYTES`, or 64 MiB. */
-export function lazyThreshold(option: number | undefined): number {
-	if (option !== undefined) return option;
-	const raw = process.env.XCSH_LAZY_ABOVE_BYTES;
-	const fromEnv = Number(raw);
-	return raw !== undefined && raw !== "" && Number.isFinite(fromEnv) && fromEnv >= 0
-		? fromEnv
-		: DEFAULT_LAZY_ABOVE_BYTES;
-}
+import { takePrefetched } from "./skeleton-prefetch.js";
 
 /** A session file read for adoption: missing, foreign, or loaded (with the reader of its bodies when big). */
 export type OpenedSessionFile =
@@ -94,7 +79,7 @@ export async function openSessionFile(
 		let resume = await cachedSkeleton(file, storage, stat);
 		let apart = false;
 		if (!resume && storage.readSkeletonApart && stat.size >= apartThreshold()) {
-			const reading = storage.readSkeletonApart(file, stat.size, options);
+			const reading = takePrefetched(file, stat, options) ?? storage.readSkeletonApart(file, stat.size, options);
 			options.onReadApart?.(stat.size);
 			const read = await reading;
 			resume = read?.resume;

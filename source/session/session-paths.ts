@@ -30,3 +30,8 @@ export function getTerminalSessionsDir(): string {
 export function getSkeletonsDir(): string {
 	return join(getAgentDir(), "cache", "skeletons");
 }
+
+/** True when a `--resume` value names a file rather than an id prefix (contains a slash or ends in .jsonl). */
+export function looksLikePath(value: string): boolean {
+	return value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
+}

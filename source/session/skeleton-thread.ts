@@ -10,26 +10,12 @@ import { joinParts, type SkeletonPart, splitAtLines } from "./skeleton-parts.js"
 import type { SkeletonWork } from "./skeleton-worker.js";
 
 /**
- * Files at least this big are first read on threads of their own. Below it, starting a thread costs
- * more than it saves (and every open over the lazy threshold, 64 MiB by default, is above it).
+ * Files under this are read in two parts at once where there are two cores: the read ends well
+ * before one thread's would, and the two threads' memory stays small (a 1 GB session peaked at
+ * ~210 MiB with the UI loading beside them). Bigger ones use one thread, whose memory is bounded
+ * whatever the size.
  */
-export const DEFAULT_APART_ABOVE_BYTES = 32 * 1024 * 1024;
-
-/**
- * Files under this are read in two parts at once where there are two cores: two threads' memory
- * stays small, and the read ends well before the floor of one thread. Bigger ones use one thread,
- * whose memory is bounded whatever the size.
- */
-const TWO_PARTS_BELOW_BYTES = 512 * 1024 * 1024;
-
-/** The size from which a first open reads on its own threads: `XCSH_READ_APART_ABOVE_BYTES` or 32 MiB. */
-export function apartThreshold(): number {
-	const raw = process.env.XCSH_READ_APART_ABOVE_BYTES;
-	const fromEnv = Number(raw);
-	return raw !== undefined && raw !== "" && Number.isFinite(fromEnv) && fromEnv >= 0
-		? fromEnv
-		: DEFAULT_APART_ABOVE_BYTES;
-}
+const TWO_PARTS_BELOW_BYTES = 1.5 * 1024 ** 3;
 
 /**
  * A thread's heap. Bounded, V8 collects the garbage of big lines as it goes instead of letting the
