@@ -137,15 +137,7 @@ export class SkeletonColumns {
 	): number {
 		const at = this.#size++;
 		const size = this.#size;
-		this.#parentRows = grown(this.#parentRows, size);
-		this.#parentAt = grown(this.#parentAt, size);
-		this.#types = grown(this.#types, size);
-		this.#times = grown(this.#times, size);
-		this.#offsets = grown(this.#offsets, size);
-		this.#lengths = grown(this.#lengths, size);
-		this.#roles = grown(this.#roles, size);
-		this.#models = grown(this.#models, size);
-		this.#kinds = grown(this.#kinds, size);
+		this.#growTo(size);
 		this.#ids.push(id);
 		// Most entries follow their parent; the others keep its id (no id map is needed to push a row).
 		const previous = parentId !== null && at > 0 && this.#ids.is(at - 1, parentId);
@@ -178,15 +170,7 @@ export class SkeletonColumns {
 		const base = this.#size;
 		const n = from.#size;
 		const size = base + n;
-		this.#parentRows = grown(this.#parentRows, size);
-		this.#parentAt = grown(this.#parentAt, size);
-		this.#types = grown(this.#types, size);
-		this.#times = grown(this.#times, size);
-		this.#offsets = grown(this.#offsets, size);
-		this.#lengths = grown(this.#lengths, size);
-		this.#roles = grown(this.#roles, size);
-		this.#models = grown(this.#models, size);
-		this.#kinds = grown(this.#kinds, size);
+		this.#growTo(size);
 		this.#times.set(from.#times.subarray(0, n), base);
 		this.#offsets.set(from.#offsets.subarray(0, n), base);
 		this.#lengths.set(from.#lengths.subarray(0, n), base);
@@ -218,6 +202,19 @@ export class SkeletonColumns {
 		this.#usage.set(from.#usage.subarray(0, 4 * from.#usageCount), 4 * k);
 		for (const [r, entry] of from.#pins) if (r < n) this.#pins.set(base + r, entry);
 		this.#size = size;
+	}
+
+	/** Room for `size` rows in every per-row column. */
+	#growTo(size: number): void {
+		this.#parentRows = grown(this.#parentRows, size);
+		this.#parentAt = grown(this.#parentAt, size);
+		this.#types = grown(this.#types, size);
+		this.#times = grown(this.#times, size);
+		this.#offsets = grown(this.#offsets, size);
+		this.#lengths = grown(this.#lengths, size);
+		this.#roles = grown(this.#roles, size);
+		this.#models = grown(this.#models, size);
+		this.#kinds = grown(this.#kinds, size);
 	}
 
 	/** Gives back the room `push` grew ahead (up to as much again as the rows): for when a load is done. */
