@@ -81,10 +81,10 @@ export async function openSessionFile(
 		if (!resume && storage.readSkeletonApart && stat.size >= apartThreshold()) {
 			const reading = takePrefetched(file, stat, options) ?? storage.readSkeletonApart(file, stat.size, options);
 			options.onReadApart?.(stat.size);
-			const read = await reading;
-			resume = read?.resume;
-			built = read?.bytes;
-			apart = read !== undefined;
+			const fromThreads = await reading;
+			resume = fromThreads?.resume;
+			built = fromThreads?.bytes;
+			apart = fromThreads !== undefined;
 		}
 		skeletonRead = await readSessionSkeleton(file, storage, options, resume);
 		read = skeletonRead;
