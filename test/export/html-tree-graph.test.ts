@@ -37,7 +37,11 @@ describe.skipIf(!hasChromium)(`the HTML sidebar's graph${hasChromium ? "" : ` (s
 		const opened = await chromium.open(file);
 		// The sidebar is virtualised: a tall viewport puts all 82 rows in the DOM.
 		await opened.page.setViewportSize({ width: 1280, height: 2600 });
-		await opened.page.waitForFunction(() => document.querySelectorAll("#tree .tree-row").length >= 82);
+		// ...and laid out: a CI run measured every row at x = 0 once (rows in the DOM, the sidebar not yet drawn).
+		await opened.page.waitForFunction(() => {
+			const previews = [...document.querySelectorAll("#tree .tree-row .preview")];
+			return previews.length >= 82 && previews.every((preview) => preview.getBoundingClientRect().width > 0);
+		});
 		const rows: RowShape[] = await opened.page.$$eval("#tree .tree-row", (elements) =>
 			elements.map((element) => {
 				const row = element as HTMLElement;
