@@ -2,8 +2,9 @@ import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
 import { isSessionHeader, type VersionCheck } from "./session-header.js";
 import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
+import type { ScanCoverage, SkeletonResume } from "./skeleton-cache.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
-import type { FileEntry, JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
+import type { FileEntry, JsonlLineError, StoredEntry } from "./types.js";
 
 /** What reading a session file found. */
 export type SessionFileRead =
@@ -22,6 +23,7 @@ export type SessionFileRead =
 			version: VersionCheck;
 	  };
 
+export type { ScanCoverage, SkeletonResume };
 export { isSessionHeader, MESSAGE_WITHOUT_MESSAGE };
 
 /** Reading was stopped by the person (Escape or Ctrl+C): nothing was opened or changed. */
@@ -41,27 +43,10 @@ export interface ReadProgress {
 	onReadApart?: (bytes: number) => void;
 }
 
-/** Where a scan stopped: past the last complete line (a torn tail is read again next time). */
-export interface ScanCoverage {
-	/** Bytes up to the end of the last newline-terminated line. */
-	bytes: number;
-	/** Number of the line after it. */
-	nextLineNumber: number;
-}
-
 /** A session read with its big entries left on disk, and how much of the file that covers. */
 export type SessionSkeletonRead =
 	| { kind: "missing" }
 	| (SessionRead<StoredEntry[] | SkeletonColumns> & { covered?: ScanCoverage });
-
-/** A cached skeleton to go on from instead of reading the whole file. */
-export interface SkeletonResume {
-	header: SessionHeader;
-	/** Its rows, which the read extends with what was appended. */
-	columns: SkeletonColumns;
-	skipped: readonly JsonlLineError[];
-	covered: ScanCoverage;
-}
 
 function toFileRead(read: SessionRead<StoredEntry[] | SkeletonColumns>): SessionFileRead {
 	if (read.kind !== "ok") return read;

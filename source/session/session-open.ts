@@ -14,6 +14,7 @@ import type { SessionStorage, StorageStat } from "./session-storage.js";
 import { coverHashes, decodeSkeleton, resumeOf, type SkeletonToCache, skeletonBytes } from "./skeleton-cache.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
 import { takePrefetched } from "./skeleton-prefetch.js";
+import { readSkeletonApart } from "./skeleton-thread.js";
 
 /** A session file read for adoption: missing, foreign, or loaded (with the reader of its bodies when big). */
 export type OpenedSessionFile =
@@ -78,8 +79,8 @@ export async function openSessionFile(
 	if (lazy) {
 		let resume = await cachedSkeleton(file, storage, stat);
 		let apart = false;
-		if (!resume && storage.readSkeletonApart && stat.size >= apartThreshold()) {
-			const reading = takePrefetched(file, stat, options) ?? storage.readSkeletonApart(file, stat.size, options);
+		if (!resume && storage.sharedFiles && stat.size >= apartThreshold()) {
+			const reading = takePrefetched(file, stat, options) ?? readSkeletonApart(file, stat.size, options);
 			options.onReadApart?.(stat.size);
 			const fromThreads = await reading;
 			resume = fromThreads?.resume;

@@ -5,12 +5,10 @@ import { basename, dirname, join } from "node:path";
 import { ensurePrivateDirSync, makePrivate, PRIVATE_FILE_MODE } from "../private-files.js";
 import { type BlobStorage, BlobStore } from "./blob-store.js";
 import { NdjsonFileWriter, type SessionStorageWriter, type WriterMode } from "./ndjson-writer.js";
-import type { ReadProgress } from "./session-loader.js";
 import { acquireLock, type LockInfo, type LockResult, lockHolderOther } from "./session-lock.js";
 import { getBlobsDir, getSkeletonsDir } from "./session-paths.js";
 import type { SkeletonStore } from "./skeleton-cache.js";
 import { SkeletonFiles } from "./skeleton-files.js";
-import { readSkeletonApart, type SkeletonApart } from "./skeleton-thread.js";
 import { removeStaleTemps } from "./stale-temps.js";
 
 export type { SessionStorageWriter, WriterMode } from "./ndjson-writer.js";
@@ -82,12 +80,8 @@ export interface SessionStorage {
 	readonly blobs: BlobStorage;
 	/** Where big sessions' skeletons are cached (none: every open reads the whole file). */
 	readonly skeletons?: SkeletonStore;
-	/** Reads a big session's skeleton on other threads (none: the opener reads it; see `readSkeletonApart`). */
-	readonly readSkeletonApart?: (
-		file: string,
-		size: number,
-		progress: ReadProgress,
-	) => Promise<SkeletonApart | undefined>;
+	/** Its paths are files of this machine's filesystem, which other threads can read themselves (a first open of a big file then reads on threads). */
+	readonly sharedFiles?: boolean;
 }
 
 function enoent(path: string): NodeJS.ErrnoException {
@@ -106,7 +100,7 @@ function decodePrefix(buffer: Buffer): string {
 export class FileSessionStorage implements SessionStorage {
 	readonly blobs: BlobStorage;
 	readonly skeletons: SkeletonStore;
-	readonly readSkeletonApart = readSkeletonApart;
+	readonly sharedFiles = true;
 
 	constructor(
 		blobs: BlobStorage = new BlobStore(getBlobsDir()),

@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import type { ScanCoverage, SkeletonResume } from "./session-loader.js";
-import type { SessionStorage } from "./session-storage.js";
 import { decodeColumns, encodeColumns } from "./skeleton-binary.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
@@ -98,6 +96,23 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	return encodeColumns(FORMAT, data, extra);
 }
 
+/** Where a scan stopped: past the last complete line (a torn tail is read again next time). */
+export interface ScanCoverage {
+	/** Bytes up to the end of the last newline-terminated line. */
+	bytes: number;
+	/** Number of the line after it. */
+	nextLineNumber: number;
+}
+
+/** A cached skeleton to go on from instead of reading the whole file. */
+export interface SkeletonResume {
+	header: SessionHeader;
+	/** Its rows, which the read extends with what was appended. */
+	columns: SkeletonColumns;
+	skipped: readonly JsonlLineError[];
+	covered: ScanCoverage;
+}
+
 /** What a skeleton cache is made of. */
 export interface SkeletonToCache {
 	header: SessionHeader;
@@ -110,7 +125,10 @@ export interface SkeletonToCache {
 /** A skeleton's cache bytes, stamped with the file it covers (none where the storage has no inodes). */
 export async function skeletonBytes(
 	file: string,
-	storage: Pick<SessionStorage, "statSync" | "readBytes">,
+	storage: {
+		statSync(path: string): { ino?: number; mtimeMs: number } | undefined;
+		readBytes(path: string, position: number, length: number): Promise<Buffer>;
+	},
 	skeleton: SkeletonToCache,
 ): Promise<Buffer | undefined> {
 	const stat = storage.statSync(file);

@@ -1,6 +1,5 @@
 import { RowIds } from "./row-ids.js";
-import type { SkeletonResume } from "./session-loader.js";
-import type { Skeleton } from "./skeleton-cache.js";
+import type { Skeleton, SkeletonResume } from "./skeleton-cache.js";
 import type { SkeletonColumns } from "./skeleton-columns.js";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "./types.js";
 

@@ -5,30 +5,27 @@ import { SessionManager } from "../../source/session/session-manager.js";
 import { FileSessionStorage } from "../../source/session/session-storage.js";
 import { decodeSkeleton } from "../../source/session/skeleton-cache.js";
 import { splitAtLines } from "../../source/session/skeleton-parts.js";
-import { readSkeletonApart, type SkeletonApart } from "../../source/session/skeleton-thread.js";
+import { apartStats, readSkeletonApart } from "../../source/session/skeleton-thread.js";
 import { writeBigSession } from "../helpers/big-session.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-
-/** A storage whose reads apart are recorded (undefined: the thread's read was not used). */
-function recordingStorage(): { storage: FileSessionStorage; reads: (SkeletonApart | undefined)[] } {
-	const storage = new FileSessionStorage();
-	const reads: (SkeletonApart | undefined)[] = [];
-	const apart = storage.readSkeletonApart;
-	Object.defineProperty(storage, "readSkeletonApart", {
-		value: async (...args: Parameters<typeof apart>) => {
-			const read = await apart(...args);
-			reads.push(read);
-			return read;
-		},
-	});
-	return { storage, reads };
-}
 
 /** A storage that reads every file on the opener's thread. */
 function hereStorage(): FileSessionStorage {
 	const storage = new FileSessionStorage();
-	Object.defineProperty(storage, "readSkeletonApart", { value: undefined });
+	Object.defineProperty(storage, "sharedFiles", { value: false });
 	return storage;
+}
+
+/** What reads apart did while `run` ran. */
+async function counted<T>(run: () => Promise<T>): Promise<{ value: T; started: number; parts: number; used: number }> {
+	const before = { ...apartStats };
+	const value = await run();
+	return {
+		value,
+		started: apartStats.started - before.started,
+		parts: apartStats.parts - before.parts,
+		used: apartStats.used - before.used,
+	};
 }
 
 describe("cutting a session file at line boundaries", () => {
@@ -61,13 +58,12 @@ describe("a big session's first read on threads of its own", () => {
 		return session;
 	};
 
-	/** Reads `file` in two parts on threads and on this thread, and says what each found. */
+	/** Reads `file` on threads and on this thread, and says what each found and what the threads did. */
 	const bothWays = async (file: string) => {
 		vi.stubEnv("XCSH_READ_APART_ABOVE_BYTES", "0");
-		const { storage, reads } = recordingStorage();
-		const apart = await open(file, storage);
+		const { value: apart, ...threads } = await counted(() => open(file, new FileSessionStorage()));
 		const here = await open(file, hereStorage());
-		return { apart, here, reads };
+		return { apart, here, threads };
 	};
 
 	/** A session of 60 turns whose second half has a line that is not JSON and a duplicate id. */
@@ -85,9 +81,9 @@ describe("a big session's first read on threads of its own", () => {
 
 	it("joins its two parts into the session a read on one thread makes, skipped lines numbered in the file", async () => {
 		const { file } = writeDamaged();
-		const { apart, here, reads } = await bothWays(file);
-		// Read and joined on the threads (one thread's read would come with its cache bytes).
-		expect(reads).toEqual([{ resume: expect.objectContaining({ header: here.getHeader() }) }]);
+		const { apart, here, threads } = await bothWays(file);
+		// Read in two parts on threads, and joined.
+		expect(threads).toEqual({ started: 1, parts: 2, used: 1 });
 		expect(apart.getEntries()).toEqual(here.getEntries());
 		expect(apart.getTree()).toEqual(here.getTree());
 		expect(apart.buildSessionContext()).toEqual(here.buildSessionContext());
@@ -112,8 +108,8 @@ describe("a big session's first read on threads of its own", () => {
 		const lines = readFileSync(file, "utf8").split("\n");
 		lines.splice(lines.length - 3, 0, lines[2]!);
 		writeFileSync(file, lines.join("\n"));
-		const { apart, here, reads } = await bothWays(file);
-		expect(reads).toEqual([undefined]);
+		const { apart, here, threads } = await bothWays(file);
+		expect(threads).toEqual({ started: 1, parts: 2, used: 0 });
 		expect(apart.getEntries()).toEqual(here.getEntries());
 		expect(apart.getLoadReport().skippedLines).toEqual(here.getLoadReport().skippedLines);
 		expect(apart.getLoadReport().skippedLines).toEqual([
@@ -128,10 +124,8 @@ describe("a big session's first read on threads of its own", () => {
 		lines[0] = lines[0]!.replace('"version":3', '"version":2');
 		writeFileSync(file, lines.join("\n"));
 		vi.stubEnv("XCSH_READ_APART_ABOVE_BYTES", "0");
-		const { storage, reads } = recordingStorage();
-		const session = await SessionManager.open(file, { lazyAboveBytes: 0, readOnly: true, storage });
-		opened.push(session);
-		expect(reads).toEqual([undefined]);
+		const { value: session, used } = await counted(() => open(file, new FileSessionStorage()));
+		expect(used).toBe(0);
 		expect(session.getEntries()).toHaveLength(80);
 		expect(session.getLoadReport().migratedFrom).toBe(2);
 		expect((await open(file, hereStorage())).getEntries()).toEqual(session.getEntries());

@@ -6,22 +6,9 @@ import { getSkeletonsDir } from "../../source/session/session-paths.js";
 import { FileSessionStorage } from "../../source/session/session-storage.js";
 import { SkeletonFiles } from "../../source/session/skeleton-files.js";
 import { prefetchFirstRead, takePrefetched } from "../../source/session/skeleton-prefetch.js";
+import { apartStats } from "../../source/session/skeleton-thread.js";
 import { writeBigSession } from "../helpers/big-session.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-
-/** A storage that counts the reads apart it starts itself (a prefetched read is not one of them). */
-function countingStorage(): { storage: FileSessionStorage; started: () => number } {
-	const storage = new FileSessionStorage();
-	let started = 0;
-	const apart = storage.readSkeletonApart;
-	Object.defineProperty(storage, "readSkeletonApart", {
-		value: (...args: Parameters<typeof apart>) => {
-			started++;
-			return apart(...args);
-		},
-	});
-	return { storage, started: () => started };
-}
 
 describe("reading a big session named on --resume while the CLI loads", () => {
 	const temp = useTempAgentDir();
@@ -41,15 +28,16 @@ describe("reading a big session named on --resume while the CLI loads", () => {
 		writeBigSession(file, 40, 2000);
 		return file;
 	};
+	/** Opens `file`, counting the reads apart the opener starts itself (a prefetched read is not one). */
 	const open = async (file: string) => {
-		const { storage, started } = countingStorage();
-		const session = await SessionManager.open(file, { readOnly: true, storage });
+		const before = apartStats.started;
+		const session = await SessionManager.open(file, { readOnly: true });
 		opened.push(session);
-		return { session, started: started() };
+		return { session, started: apartStats.started - before };
 	};
 	const openHere = async (file: string) => {
 		const storage = new FileSessionStorage();
-		Object.defineProperty(storage, "readSkeletonApart", { value: undefined });
+		Object.defineProperty(storage, "sharedFiles", { value: false });
 		const session = await SessionManager.open(file, { readOnly: true, storage });
 		opened.push(session);
 		return session;
