@@ -52,7 +52,10 @@ export interface ColumnData {
 	kinds: Uint8Array;
 }
 
-function grown<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, size: number): T {
+/** The typed arrays a column is held in. */
+type RowColumn = Float64Array | Int32Array | Uint32Array | Uint8Array;
+
+function grown<T extends RowColumn>(array: T, size: number): T {
 	if (size <= array.length) return array;
 	// By half again, not double: at half a million rows a doubling left ~20 MB of room unused at a
 	// first open's peak (the slack is given back by `trim` once the load is done).
@@ -206,33 +209,29 @@ export class SkeletonColumns {
 
 	/** Room for `size` rows in every per-row column. */
 	#growTo(size: number): void {
-		this.#parentRows = grown(this.#parentRows, size);
-		this.#parentAt = grown(this.#parentAt, size);
-		this.#types = grown(this.#types, size);
-		this.#times = grown(this.#times, size);
-		this.#offsets = grown(this.#offsets, size);
-		this.#lengths = grown(this.#lengths, size);
-		this.#roles = grown(this.#roles, size);
-		this.#models = grown(this.#models, size);
-		this.#kinds = grown(this.#kinds, size);
+		this.#eachRowColumn((array) => grown(array, size));
+	}
+
+	/** Replaces each per-row column with `change` of it. */
+	#eachRowColumn(change: <T extends RowColumn>(array: T) => T): void {
+		this.#parentRows = change(this.#parentRows);
+		this.#parentAt = change(this.#parentAt);
+		this.#types = change(this.#types);
+		this.#times = change(this.#times);
+		this.#offsets = change(this.#offsets);
+		this.#lengths = change(this.#lengths);
+		this.#roles = change(this.#roles);
+		this.#models = change(this.#models);
+		this.#kinds = change(this.#kinds);
 	}
 
 	/** Gives back the room `push` grew ahead (up to as much again as the rows): for when a load is done. */
 	trim(): void {
-		const n = this.#size;
-		const exact = <T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(array: T, length: number): T =>
+		const exact = <T extends RowColumn>(array: T, length: number): T =>
 			array.length === length ? array : (array.slice(0, length) as T);
-		this.#parentRows = exact(this.#parentRows, n);
-		this.#parentAt = exact(this.#parentAt, n);
-		this.#types = exact(this.#types, n);
-		this.#times = exact(this.#times, n);
-		this.#offsets = exact(this.#offsets, n);
-		this.#lengths = exact(this.#lengths, n);
-		this.#roles = exact(this.#roles, n);
-		this.#models = exact(this.#models, n);
+		this.#eachRowColumn((array) => exact(array, this.#size));
 		this.#usageRows = exact(this.#usageRows, this.#usageCount);
 		this.#usage = exact(this.#usage, 4 * this.#usageCount);
-		this.#kinds = exact(this.#kinds, n);
 	}
 
 	#setTimestamp(at: number, timestamp: unknown): void {
