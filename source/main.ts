@@ -14,7 +14,10 @@ if (invocation) {
 		},
 	);
 } else {
-	// A big session named on `--resume` starts being read on its own threads while the CLI loads.
-	(await import("./session/skeleton-prefetch.js")).prefetchFirstRead(process.argv.slice(2), process.cwd());
+	// A big session named on `--resume` starts being read on its own threads while the CLI loads
+	// (other commands do not load the module that decides it).
+	const argv = process.argv.slice(2);
+	if (argv.some((arg) => /^(-r|--resume)(=|$)/.test(arg)))
+		(await import("./session/skeleton-prefetch.js")).prefetchFirstRead(argv, process.cwd());
 	await import("./cli-main.js");
 }
