@@ -141,13 +141,16 @@ describe("a big session's first read on threads of its own", () => {
 		expect(decodeSkeleton(read!.bytes!)?.columns.id(written.entries - 1)).toBe(written.lastEntryId);
 	});
 
-	it("stops its threads when the read is stopped", async () => {
+	it("starts no thread once the read is stopped, and rejects with the reason", async () => {
 		const file = join(temp.root, "big.jsonl");
 		writeBigSession(file, 60, 2000);
 		const controller = new AbortController();
 		const reason = new Error("stopped by the test");
+		const parts = apartStats.parts;
 		const reading = readSkeletonApart(file, 1 << 20, { signal: controller.signal });
 		controller.abort(reason);
 		await expect(reading).rejects.toBe(reason);
+		// Stopped while the file was being cut: no thread was started to read a part.
+		expect(apartStats.parts).toBe(parts);
 	});
 });
