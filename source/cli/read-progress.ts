@@ -21,13 +21,20 @@ export function processTerminal(): ProgressTerminal {
 			const stdin = process.stdin;
 			if (!stdin.isTTY) return () => undefined;
 			const wasRaw = stdin.isRaw;
+			// What was typed while the line showed goes back to stdin for the UI that follows.
+			const typed: Buffer[] = [];
+			const listener = (bytes: Buffer): void => {
+				typed.push(bytes);
+				onKey(bytes);
+			};
 			stdin.setRawMode(true);
-			stdin.on("data", onKey);
+			stdin.on("data", listener);
 			stdin.resume();
 			return () => {
-				stdin.off("data", onKey);
+				stdin.off("data", listener);
 				stdin.pause();
 				stdin.setRawMode(wasRaw);
+				if (typed.length > 0) stdin.unshift(Buffer.concat(typed));
 			};
 		},
 	};

@@ -37,6 +37,16 @@ describe("a big session from the terminal", () => {
 		await t.stop();
 	});
 
+	it("keeps what was typed while it was read, in the prompt once it is open", { timeout: 120_000 }, async () => {
+		const file = join(temp.root, "big.jsonl");
+		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
+		const t = temp.open({ args: ["--resume", file] });
+		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		t.write("typed early");
+		await t.waitFor((s) => s.includes(BIG_SESSION_LAST_ANSWER) && s.includes("› typed early"), 60_000);
+		await t.stop();
+	});
+
 	it("--continue shows how much of it was read too, and Escape stops it", { timeout: 120_000 }, async () => {
 		const dir = getDefaultSessionDir(temp.project);
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
