@@ -1,4 +1,5 @@
 import { entryKind } from "./entry-summary.js";
+import type { SkimFields } from "./line-skim.js";
 import { type EntryFacts, SkeletonColumns, type UsageFacts } from "./skeleton-columns.js";
 import type { StoredEntry } from "./types.js";
 
@@ -138,6 +139,16 @@ export function factsOf(entry: StoredEntry): EntryFacts {
 	}
 	return facts;
 }
+
+/**
+ * The strings a skeleton row is made of (`pushSkeleton`, `factsOf`, `entryKind`), by key: a big line
+ * is skimmed with these kept (a resident entry's body is parsed whole).
+ */
+export const SKELETON_FIELDS: SkimFields = {
+	kept: new Set(["type", "id", "parentId", "timestamp", "role", "provider", "model"]),
+	// `entryKind` tells an assistant's text from a tool call by whether its text is blank.
+	nonBlank: new Set(["text"]),
+};
 
 /** Adds a row to `columns` for an entry parsed from the line at `offset`, its body pinned when `pin`; returns the row. */
 export function pushSkeleton(

@@ -21,6 +21,27 @@ export interface ScannedLine {
 	text: string | null;
 	/** The file's last line, with no newline after it (it may still be being written). */
 	unterminated?: true;
+	/**
+	 * The line's bytes, for a line over `rawAbove` (its `text` then decodes them when asked). A view
+	 * of the scan's buffer: valid only until the next batch of lines is asked for.
+	 */
+	readonly raw?: Buffer;
+}
+
+/** A line handed over as its bytes (`rawAbove`): decoded only if its text is asked for. */
+class UndecodedLine implements ScannedLine {
+	unterminated?: true;
+
+	constructor(
+		readonly number: number,
+		readonly offset: number,
+		readonly length: number,
+		readonly raw: Buffer,
+	) {}
+
+	get text(): string {
+		return this.raw.toString("utf8");
+	}
 }
 
 /** How the scan ended. */
@@ -55,6 +76,8 @@ export interface LineScanOptions {
 	 * given (or a fresh one) and needs no pause between chunks.
 	 */
 	readAhead?: boolean;
+	/** Lines longer than this many bytes come undecoded (`ScannedLine.raw`), for a reader that may need only part of them. */
+	rawAbove?: number;
 }
 
 /**
@@ -98,6 +121,7 @@ export async function* lineBatches(
 ): AsyncGenerator<ScannedLine[], LineScanEnd, undefined> {
 	const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
 	const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+	const rawAbove = options.rawAbove ?? Number.POSITIVE_INFINITY;
 	let position = options.from ?? 0;
 	let number = options.firstLineNumber ?? 1;
 	// The current line's pieces from earlier chunks; skipping = the line is too long and is dropped.
@@ -123,12 +147,14 @@ export async function* lineBatches(
 
 	const emit = (last: Buffer | undefined, end: number): ScannedLine => {
 		const length = end - lineStart;
-		let text: string | null = null;
+		let line: ScannedLine = { number, offset: lineStart, length, text: null };
 		if (!skipping && length <= maxLine) {
 			const bytes = pieces.length === 0 ? last! : Buffer.concat(last ? [...pieces, last] : pieces);
-			text = bytes.toString("utf8");
+			line =
+				length > rawAbove
+					? new UndecodedLine(number, lineStart, length, bytes)
+					: { number, offset: lineStart, length, text: bytes.toString("utf8") };
 		}
-		const line: ScannedLine = { number, offset: lineStart, length, text };
 		batch.push(line);
 		number++;
 		pieces = [];

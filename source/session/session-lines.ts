@@ -1,5 +1,6 @@
-import { mayStayOnDisk, pushSkeleton, SkeletonColumns } from "./lazy-entry.js";
+import { mayStayOnDisk, pushSkeleton, SKELETON_FIELDS, SkeletonColumns } from "./lazy-entry.js";
 import type { ScannedLine } from "./line-scan.js";
+import { skimJsonLine } from "./line-skim.js";
 import { RowIds } from "./row-ids.js";
 import { checkHeaderVersion, isSessionHeader, type VersionCheck } from "./session-header.js";
 import {
@@ -93,6 +94,7 @@ export class SessionLineParser {
 	/** False once the file is known not to be a session (the scan can stop). */
 	push(line: ScannedLine): boolean {
 		if (this.#invalid) return false;
+		if (line.raw && this.#pushSkimmed(line, line.raw)) return true;
 		if (line.text !== null && line.text.trim().length === 0) return true;
 		if (!this.#header) return this.#pushHeader(line);
 		if (line.text === null) {
@@ -110,6 +112,27 @@ export class SessionLineParser {
 			this.#skipped.push({ line: line.number, message: "not a JSON object" });
 			return true;
 		}
+		this.#pushEntry(value as StoredEntry & { id?: unknown }, line);
+		return true;
+	}
+
+	/**
+	 * A skeleton row from a long line's skim (`skimJsonLine`): its long strings are never decoded.
+	 * False when the line must be parsed whole: no skeleton is made of it, its body is kept, or the
+	 * skim cannot vouch for it (the whole parse then gives its error).
+	 */
+	#pushSkimmed(line: ScannedLine, raw: Buffer): boolean {
+		if (!this.#lazy || this.#header?.version !== CURRENT_SESSION_VERSION) return false;
+		const text = skimJsonLine(raw, SKELETON_FIELDS);
+		if (text === undefined) return false;
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return false;
+		}
+		if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+		if (!mayStayOnDisk(value as StoredEntry)) return false;
 		this.#pushEntry(value as StoredEntry & { id?: unknown }, line);
 		return true;
 	}

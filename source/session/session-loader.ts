@@ -1,4 +1,5 @@
 import { type LineScanEnd, type ScannedLine, scanLines } from "./line-scan.js";
+import { SKIM_LINES_ABOVE_BYTES } from "./line-skim.js";
 import { isSessionHeader, type VersionCheck } from "./session-header.js";
 import { MESSAGE_WITHOUT_MESSAGE, SessionLineParser, type SessionRead } from "./session-lines.js";
 import { FileSessionStorage, type SessionStorage } from "./session-storage.js";
@@ -89,6 +90,7 @@ async function scanInto(
 	progress: ReadProgress,
 	from: ScanCoverage = { bytes: 0, nextLineNumber: 1 },
 	until?: number,
+	rawAbove?: number,
 ): Promise<{ end: LineScanEnd; covered: ScanCoverage } | undefined> {
 	const stat = storage.statSync(path);
 	if (!stat) return undefined;
@@ -107,7 +109,7 @@ async function scanInto(
 				lastStart = line.offset;
 				if (!stopped && !parser.push(line)) stopped = true;
 			},
-			{ ...progress, from: from.bytes, firstLineNumber: from.nextLineNumber, readAhead: true },
+			{ ...progress, from: from.bytes, firstLineNumber: from.nextLineNumber, readAhead: true, rawAbove },
 		);
 	} finally {
 		await reader.close();
@@ -150,7 +152,16 @@ export async function readSessionSkeleton(
 	const parser = resume
 		? SessionLineParser.resume(resume.header, resume.columns, resume.skipped)
 		: new SessionLineParser({ lazy: true, skeletonsOnly: options.forCache });
-	const scanned = await scanInto(path, storage, parser, progress, resume?.covered, options.until);
+	// Its long lines are skimmed: a skeleton reads few of their strings.
+	const scanned = await scanInto(
+		path,
+		storage,
+		parser,
+		progress,
+		resume?.covered,
+		options.until,
+		SKIM_LINES_ABOVE_BYTES,
+	);
 	if (!scanned) return { kind: "missing" };
 	return { ...parser.finish(scanned.end.missingFinalNewline, { trim: !options.forCache }), covered: scanned.covered };
 }

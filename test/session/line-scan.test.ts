@@ -128,4 +128,17 @@ describe("scanLines", () => {
 		await expect(scanning).rejects.toThrow("cancelled");
 		expect(seen).toEqual(["a"]);
 	});
+
+	it("hands a line longer than `rawAbove` over as its bytes, decoded only when its text is asked for", async () => {
+		const text = 'short\n{"long":"ééé"}\nlast long line, torn';
+		const { lines, end } = await scan(text, { rawAbove: 8, chunkBytes: 7 });
+		expect(lines.map((line) => line.raw?.toString() ?? null)).toEqual([null, '{"long":"ééé"}', "last long line, torn"]);
+		expect(lines.map((line) => [line.number, line.offset, line.length, line.text])).toEqual([
+			[1, 0, 5, "short"],
+			[2, 6, 17, '{"long":"ééé"}'],
+			[3, 24, 20, "last long line, torn"],
+		]);
+		expect(lines[2]!.unterminated).toBe(true);
+		expect(end.missingFinalNewline).toBe(true);
+	});
 });
