@@ -39,8 +39,11 @@ class UndecodedLine implements ScannedLine {
 		readonly raw: Buffer,
 	) {}
 
+	#text: string | undefined;
+
 	get text(): string {
-		return this.raw.toString("utf8");
+		this.#text ??= this.raw.toString("utf8");
+		return this.#text;
 	}
 }
 
