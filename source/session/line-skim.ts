@@ -27,8 +27,10 @@ export interface SkimFields {
 	nonBlank: ReadonlySet<string>;
 }
 
-/** The skimmed line is built here (grown as needed), then decoded. */
+/** Room kept for the next line once a line is skimmed (a huge line's room is let go). */
 const KEPT_ROOM_BYTES = 64 * 1024;
+
+/** The skimmed line is built here (grown as needed), then decoded. */
 let out = Buffer.allocUnsafe(KEPT_ROOM_BYTES);
 let written = 0;
 
@@ -149,7 +151,6 @@ export function skimJsonLine(bytes: Buffer, fields: SkimFields): string | undefi
 	if (copiedTo === 0) return bytes.toString("utf8");
 	put(bytes, copiedTo, n);
 	const text = out.toString("utf8", 0, written);
-	// A huge line's room is not kept for the next.
 	if (out.length > KEPT_ROOM_BYTES) out = Buffer.allocUnsafe(KEPT_ROOM_BYTES);
 	return text;
 }
