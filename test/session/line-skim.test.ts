@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { entryKind } from "../../source/session/entry-summary.js";
@@ -153,4 +155,32 @@ describe("skimming a long line", () => {
 		expect(accepted).toBeGreaterThan(500);
 		expect(cut).toBeGreaterThan(accepted / 2);
 	});
+
+	it("gives the row of the whole parse for every line of the recorded sessions (this agent's and others')", () => {
+		let skimmed = 0;
+		let cut = 0;
+		for (const file of fixtureFiles()) {
+			for (const line of readFileSync(file).toString("utf8").split("\n")) {
+				if (line.length === 0) continue;
+				const text = skim(line);
+				if (!parse(line).ok) {
+					expect(text === undefined || !parse(text).ok).toBe(true);
+					continue;
+				}
+				expect(text, `${file}: a line JSON.parse takes was not skimmed`).toBeDefined();
+				skimmed++;
+				if (text!.length < line.length) cut++;
+				expect(rowOf(JSON.parse(text!))).toEqual(rowOf(JSON.parse(line)));
+			}
+		}
+		expect(skimmed).toBeGreaterThan(1000);
+		expect(cut).toBeGreaterThan(100);
+	});
 });
+
+function fixtureFiles(): string[] {
+	const root = join(import.meta.dirname, "../fixtures");
+	return readdirSync(root, { recursive: true, encoding: "utf8" })
+		.filter((name) => name.endsWith(".jsonl"))
+		.map((name) => join(root, name));
+}
