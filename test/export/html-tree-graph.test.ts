@@ -37,23 +37,24 @@ describe.skipIf(!hasChromium)(`the HTML sidebar's graph${hasChromium ? "" : ` (s
 		const opened = await chromium.open(file);
 		// The sidebar is virtualised: a tall viewport puts all 82 rows in the DOM.
 		await opened.page.setViewportSize({ width: 1280, height: 2600 });
-		// ...and laid out: a CI run measured every row at x = 0 once (rows in the DOM, the sidebar not yet drawn).
-		await opened.page.waitForFunction(() => {
-			const previews = [...document.querySelectorAll("#tree .tree-row .preview")];
-			return previews.length >= 82 && previews.every((preview) => preview.getBoundingClientRect().width > 0);
-		});
-		const rows: RowShape[] = await opened.page.$$eval("#tree .tree-row", (elements) =>
-			elements.map((element) => {
-				const row = element as HTMLElement;
+		// ...and laid out. Measured in the same poll that sees the layout: two CI runs measured every row at
+		// x = 0 (every row pads its text by 6px, so no laid-out row starts there) after an earlier check had
+		// seen the rows drawn.
+		const laidOut = await opened.page.waitForFunction(() => {
+			const shapes = [...document.querySelectorAll<HTMLElement>("#tree .tree-row")].map((row) => {
 				const preview = row.querySelector(".preview") as HTMLElement;
+				const box = preview.getBoundingClientRect();
 				return {
 					id: row.dataset.id ?? "",
 					active: row.classList.contains("active-path"),
 					graph: row.querySelector(".connector")?.textContent ?? "",
-					textLeft: Math.round(preview.getBoundingClientRect().left),
+					textLeft: Math.round(box.left),
+					width: box.width,
 				};
-			}),
-		);
+			});
+			return shapes.length >= 82 && shapes.every((shape) => shape.width > 0 && shape.textLeft > 0) ? shapes : null;
+		});
+		const rows = (await laidOut.jsonValue()) as RowShape[];
 		const active = rows.filter((row) => row.active);
 		const side = rows.filter((row) => !row.active);
 		expect(active).toHaveLength(42);
