@@ -3,6 +3,7 @@ import meow from "meow";
 import { processIo } from "./cli/cli-io.js";
 import { unknownFlags, unknownFlagsMessage } from "./cli/unknown-flags.js";
 import { type LogSink, setLogSink } from "./logger.js";
+import { TWO_PARTS_BELOW_BYTES } from "./session/read-thresholds.js";
 
 const HELP = `
   Usage
@@ -123,16 +124,9 @@ async function readStdin(): Promise<string> {
 	return Buffer.concat(chunks).toString("utf8");
 }
 
-/**
- * Sessions read on their own threads while the UI loads. Above this (where one thread reads, as the
- * session layer's `TWO_PARTS_BELOW_BYTES`), the read outlasts the loading anyway, and the memory is
- * kept for the read.
- */
-const PRELOAD_BELOW_BYTES = 1.5 * 1024 ** 3;
-
-/** Loads the UI's and the runtime's modules while a session smaller than `PRELOAD_BELOW_BYTES` is read on its own thread. */
+/** Loads the UI's and the runtime's modules while a session is read in parts on threads of its own (see `TWO_PARTS_BELOW_BYTES`). */
 function preloadUnder(bytes: number): void {
-	if (bytes >= PRELOAD_BELOW_BYTES) return;
+	if (bytes >= TWO_PARTS_BELOW_BYTES) return;
 	for (const loading of [import("../components/run-app.js"), import("../controllers/runtime.js")])
 		loading.catch(() => undefined);
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { mayStayOnDisk } from "./lazy-entry.js";
 import { decodeColumns, encodeColumns } from "./skeleton-binary.js";
 import { SkeletonColumns } from "./skeleton-columns.js";
 import type { JsonlLineError, SessionHeader, StoredEntry } from "./types.js";
@@ -84,7 +85,9 @@ export function encodeSkeleton(skeleton: Skeleton): Buffer {
 	// Dangling parents keep their ids; parents found by position need none.
 	data.oddParents = data.oddParents.filter(([i]) => data.parents[i]! < 0);
 	const pinned: [number, StoredEntry][] = [];
-	for (const [i, entry] of columns.pins()) if (i < n && KEPT_PINNED.has(entry.type)) pinned.push([i, entry]);
+	// Bodies a warm open needs without reading the file (labels, the context's state); not the
+	// context's own bodies, which were pinned for this open only.
+	for (const [i, entry] of columns.pins()) if (i < n && !mayStayOnDisk(entry)) pinned.push([i, entry]);
 	pinned.sort((a, b) => a[0] - b[0]);
 	const extra: Extra = {
 		file: skeleton.file,
@@ -113,14 +116,8 @@ export interface SkeletonResume {
 	covered: ScanCoverage;
 }
 
-/** What a skeleton cache is made of. */
-export interface SkeletonToCache {
-	header: SessionHeader;
-	/** The entries, as rows 0 … size - 1. */
-	columns: SkeletonColumns;
-	skipped: readonly JsonlLineError[];
-	covered: ScanCoverage;
-}
+/** What a skeleton cache is made of: the same parts a read goes on from. */
+export type SkeletonToCache = SkeletonResume;
 
 /** A skeleton's cache bytes, stamped with the file it covers (none where the storage has no inodes). */
 export async function skeletonBytes(
@@ -145,9 +142,6 @@ export async function skeletonBytes(
 		columns: skeleton.columns,
 	});
 }
-
-/** Bodies a warm open needs without reading the file: labels and the context's state. */
-const KEPT_PINNED = new Set(["label", "model_change", "thinking_level_change", "ttsr_injection", "mode_change"]);
 
 /** A decoded skeleton as the point a read goes on from. */
 export function resumeOf(skeleton: Skeleton): SkeletonResume {

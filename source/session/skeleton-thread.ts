@@ -3,19 +3,12 @@ import { availableParallelism } from "node:os";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import { log } from "../logger.js";
 import { workerEntry } from "../worker-entry.js";
+import { TWO_PARTS_BELOW_BYTES } from "./read-thresholds.js";
 import type { ReadProgress } from "./session-loader.js";
 import type { SkeletonThreadMessage } from "./skeleton-build.js";
 import { decodeSkeleton, resumeOf, type Skeleton, type SkeletonResume } from "./skeleton-cache.js";
 import { joinParts, type SkeletonPart, splitAtLines } from "./skeleton-parts.js";
 import type { SkeletonWork } from "./skeleton-worker.js";
-
-/**
- * Files under this are read in two parts at once where there are two cores: the read ends well
- * before one thread's would, and the two threads' memory stays small (a 1 GB session's first open
- * peaked at 161–165 MiB, the UI loading beside them). Bigger ones use one thread, whose memory is
- * bounded whatever the size (two threads would take ~300 MiB at 5 GB).
- */
-const TWO_PARTS_BELOW_BYTES = 1.5 * 1024 ** 3;
 
 /**
  * A thread's heap. Bounded, V8 collects the garbage of big lines as it goes instead of letting the
