@@ -8,7 +8,7 @@ import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-
 import { readImportRecord } from "./import-record.js";
 import { planOpencode } from "./opencode.js";
 import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
-import { BatchPending, writePlan } from "./session-writer.js";
+import { BatchPending, importedSessionFile, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
@@ -52,7 +52,8 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
 		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
 		// A first import of a Claude Code or Codex source is written as it is read.
-		const built = tool ? buildStreamed(text, source, tool, parseOptions) : undefined;
+		const parentOf = (tool: SourceTool) => (id: string) => importedSessionFile(tool, id, batch);
+		const built = tool ? buildStreamed(text, source, tool, parseOptions, parentOf(tool)) : undefined;
 		if (built) {
 			const result = await addStreamed(built, source, batch);
 			if (result) return result;

@@ -2,7 +2,7 @@ import { existsSync, utimesSync } from "node:fs";
 import type { SessionManager } from "../session/session-manager.js";
 import { digestOf } from "./entry-lines.js";
 import type { ImportBatch } from "./import-batch.js";
-import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
+import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError, type SourceTool } from "./import-plan.js";
 import {
 	type ImportRecord,
 	type ImportRecordV1,
@@ -87,16 +87,20 @@ function dateFile(file: string, plan: ImportPlan): void {
 	if (ms > 0) utimesSync(file, new Date(ms), new Date(ms));
 }
 
-function parentSessionFile(plan: ImportPlan, batch: ImportBatch): string | undefined {
-	const source = { tool: plan.tool, sourceId: plan.parentSourceId! };
-	const record = readImportRecord(source.tool, source.sourceId);
-	return batch.sessionFileOf(source) ?? (record && existsSync(record.sessionFile) ? record.sessionFile : undefined);
+/** The xcsh session a source session was imported into (earlier, or in this batch), if it was. */
+export function importedSessionFile(tool: SourceTool, sourceId: string, batch: ImportBatch): string | undefined {
+	const record = readImportRecord(tool, sourceId);
+	return (
+		batch.sessionFileOf({ tool, sourceId }) ??
+		(record && existsSync(record.sessionFile) ? record.sessionFile : undefined)
+	);
 }
 
 /** A new session for the plan, written whole through the batch; returns its file. */
 async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
 	// A subagent session points at its parent's xcsh session when that was imported (before, or in this batch).
-	const parent = plan.parentSourceId === undefined ? undefined : parentSessionFile(plan, batch);
+	const parent =
+		plan.parentSourceId === undefined ? undefined : importedSessionFile(plan.tool, plan.parentSourceId, batch);
 	const session = newSession(plan, note, parent);
 	await batch.add(session.file, session.mtimeMs, (sink) => buildNewSession(plan, session, sink));
 	return session.file;
