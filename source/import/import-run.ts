@@ -21,6 +21,8 @@ export type ImportResult =
 			sourceId: string;
 			sessionFile: string;
 			previousSessionFile?: string;
+			/** The importer of the earlier import, when another one made it (it mapped the source differently). */
+			previousImporter?: string;
 			entries: number;
 			cwd: string;
 			cwdFrom: CwdOrigin;
@@ -143,7 +145,12 @@ async function importPlan(
 		tool: plan.tool,
 		sourceId: plan.sourceId,
 		sessionFile: outcome.sessionFile,
-		...(outcome.kind === "reimported" ? { previousSessionFile: outcome.previousSessionFile } : {}),
+		...(outcome.kind === "reimported"
+			? {
+					previousSessionFile: outcome.previousSessionFile,
+					...(outcome.previousImporter ? { previousImporter: outcome.previousImporter } : {}),
+				}
+			: {}),
 		entries: outcome.entries,
 		cwd: plan.cwd,
 		cwdFrom: plan.cwdOrigin,
