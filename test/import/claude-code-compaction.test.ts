@@ -1,9 +1,10 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { CompactionEntry, SessionMessageEntry } from "../../source/session/types.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { importAndOpen, placeFixture, textOf } from "./import-helpers.js";
+import { importAndOpen, placeFixture, textOf, transcript } from "./import-helpers.js";
 
 // A Claude Code compaction (a `compact_boundary` system line, then the `isCompactSummary` user
 // line) is a compaction: the context starts at the summary, as Claude Code's resume does, while
@@ -58,5 +59,53 @@ describe("a Claude Code compaction", () => {
 		} finally {
 			await manager.close();
 		}
+	});
+
+	it("hand-made: a boundary that keeps a segment (newer versions) keeps it in the context after the summary", async () => {
+		// Claude Code relinks the segment's head under the summary and what followed the summary under
+		// its tail: [summary, kept prompt, kept reply, what came after].
+		let n = 0;
+		const line = (fields: Record<string, unknown>) =>
+			JSON.stringify({ sessionId: "s-kept", timestamp: `2026-06-07T05:0${n++}:00.000Z`, ...fields });
+		const user = (uuid: string, parentUuid: string | null, content: string, extra = {}) =>
+			line({ type: "user", uuid, parentUuid, message: { role: "user", content }, ...extra });
+		const assistant = (uuid: string, parentUuid: string, text: string) =>
+			line({
+				type: "assistant",
+				uuid,
+				parentUuid,
+				message: { id: `msg_${uuid}`, role: "assistant", model: "claude-x", content: [{ type: "text", text }] },
+			});
+		const source = join(dirs.root, "kept.jsonl");
+		const segment = { headUuid: "u2", anchorUuid: "sum", tailUuid: "a2" };
+		writeFileSync(
+			source,
+			`${[
+				user("u1", null, "old prompt"),
+				assistant("a1", "u1", "old reply"),
+				user("u2", "a1", "kept prompt"),
+				assistant("a2", "u2", "kept reply"),
+				line({
+					type: "system",
+					subtype: "compact_boundary",
+					uuid: "b1",
+					parentUuid: null,
+					logicalParentUuid: "a2",
+					compactMetadata: { trigger: "manual", preTokens: 900, preservedSegment: segment },
+				}),
+				user("sum", "b1", "Summary of the old part.", { isCompactSummary: true }),
+				user("u3", "sum", "new prompt"),
+				assistant("a3", "u3", "new reply"),
+			].join("\n")}\n`,
+		);
+		const { context } = await importAndOpen(source);
+		expect(transcript(context)).toEqual([
+			"compactionSummary:",
+			"user:kept prompt",
+			"assistant:kept reply",
+			"user:new prompt",
+			"assistant:new reply",
+		]);
+		expect((context.messages[0] as { summary: string }).summary).toBe("Summary of the old part.");
 	});
 });
