@@ -81,6 +81,11 @@ export class ClaudeResponse {
 		if (uuid !== undefined) this.#parentOf.set(uuid, parentUuid);
 	}
 
+	/** Whether a line with this uuid was read into the response. */
+	holds(uuid: string): boolean {
+		return this.#parentOf.has(uuid);
+	}
+
 	/** Every uuid read into the response. */
 	uuids(): IterableIterator<string> {
 		return this.#parentOf.keys();

@@ -1,5 +1,5 @@
 import { textOfContent } from "./claude-code-blocks.js";
-import type { ClaudeResponse, LooseItem, ResponseLine } from "./claude-code-response.js";
+import type { ClaudeResponse, LooseItem } from "./claude-code-response.js";
 import { IMPORT_CUSTOM_TYPE, type ItemSink, type PlanBody, type PlanItem } from "./import-plan.js";
 import { ModelChanges } from "./message-build.js";
 import { isRecord, str } from "./source-lines.js";
@@ -33,8 +33,6 @@ export class ClaudeTree {
 	readonly #through = new Map<string, string>();
 	/** Keys of the items made. */
 	readonly #known = new Set<string>();
-	/** Every uuid read (a resumed session copies records with a new sessionId). */
-	readonly #seen = new Set<string>();
 	#open: ClaudeResponse | undefined;
 	#compaction: PendingCompaction | undefined;
 	#undated: Undated[] = [];
@@ -68,13 +66,15 @@ export class ClaudeTree {
 		this.#undated = [];
 	}
 
-	/** Whether a uuid was already read. */
+	/** Whether a uuid was already read (a resumed session copies records with a new sessionId). */
 	has(uuid: string): boolean {
-		return this.#seen.has(uuid);
-	}
-
-	see(uuid: string): void {
-		this.#seen.add(uuid);
+		return (
+			this.#known.has(uuid) ||
+			this.#redirect.has(uuid) ||
+			this.#open?.holds(uuid) === true ||
+			this.#compaction?.key === uuid ||
+			this.#compaction?.sides.some((side) => side.key === uuid) === true
+		);
 	}
 
 	/** The item a line with this parentUuid goes under (the tip for a parent outside this file). */
@@ -113,14 +113,9 @@ export class ClaudeTree {
 		return this.#open;
 	}
 
-	/** Starts a response (closing the one before). */
+	/** Starts a response (the one before is closed first: `closeResponse`). */
 	openResponse(response: ClaudeResponse): void {
 		this.#open = response;
-	}
-
-	/** Adds a later line of the open response. */
-	addLine(line: ResponseLine): void {
-		this.#open?.addLine(line);
 	}
 
 	/** Closes the open response, if any: it becomes its items (`next`: the parentUuid of the line after it). */

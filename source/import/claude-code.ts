@@ -103,7 +103,7 @@ function assistantLine(
 	};
 	const messageId = str(message.id);
 	if (messageId !== undefined && tree.open?.messageId === messageId) {
-		tree.addLine(line);
+		tree.open.addLine(line);
 		return;
 	}
 	tree.closeResponse(parentUuid);
@@ -142,7 +142,6 @@ export function readClaudeCode(text: string, sourcePath: string, options: ParseO
 		cwd ??= str(record.cwd);
 		const uuid = str(record.uuid);
 		const fresh = uuid !== undefined && !tree.has(uuid);
-		if (fresh) tree.see(uuid);
 		const side = record.isSidechain === true && agentId === undefined;
 		if (record.type === "summary" && typeof record.summary === "string") title = record.summary;
 		if (fresh && record.type === "system" && record.subtype === "compact_boundary")
