@@ -94,12 +94,15 @@ export function claudeResume(text: string, trailingCommands = false): SignedMess
 	return forApi(recoverParallel(messages, chain, seen));
 }
 
-/** The newest user/assistant line reached walking back from a line nothing points at (a main-line one). */
+/** The newest user/assistant line reached walking back from a line nothing points at (a main-line one if any). */
 function resumeLeaf(messages: Map<string, Line>, trailingCommands: boolean): Line | undefined {
 	const leafType = (m: Line) =>
 		m.type === "user" || m.type === "assistant" || (trailingCommands && m.subtype === "local_command");
 	const parents = new Set([...messages.values()].map((m) => m.parentUuid));
 	let leaf: Line | undefined;
+	let sideLeaf: Line | undefined;
+	const newer = (a: Line, than: Line | undefined) =>
+		!than || Date.parse(String(a.timestamp)) > Date.parse(String(than.timestamp));
 	for (const terminal of messages.values()) {
 		if (parents.has(terminal.uuid)) continue;
 		let at: Line | undefined = terminal;
@@ -108,10 +111,12 @@ function resumeLeaf(messages: Map<string, Line>, trailingCommands: boolean): Lin
 			seen.add(at.uuid);
 			at = messages.get(at.parentUuid ?? "");
 		}
-		if (!at || at.isSidechain === true || !leafType(at)) continue;
-		if (!leaf || Date.parse(String(at.timestamp)) > Date.parse(String(leaf.timestamp))) leaf = at;
+		if (!at || !leafType(at)) continue;
+		if (at.isSidechain !== true && newer(at, leaf)) leaf = at;
+		if (at.isSidechain === true && newer(at, sideLeaf)) sideLeaf = at;
 	}
-	return leaf;
+	// A subagent's transcript is all side chain: its own leaf.
+	return leaf ?? sideLeaf;
 }
 
 function recoverParallel(messages: Map<string, Line>, chain: Line[], seen: Set<string>): Line[] {
