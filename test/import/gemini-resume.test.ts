@@ -12,14 +12,12 @@ import { fixture, importAndOpen, textOf, unpairedResults } from "./import-helper
  * copy of it here (hand-made lines in the shapes Gemini CLI writes).
  */
 
-const temp = useTempAgentDir();
-
 const SESSION = "0ab84937-9fe7-4284-986a-33c832af0b6a";
 
-function withLines(extra: string[]): string {
+function withLines(dir: string, extra: string[]): string {
 	const lines = readFileSync(fixture("gemini-01-jsonl-2026-04-toolcalls-info.jsonl"), "utf8").trimEnd().split("\n");
 	const out = [...lines, ...extra].join("\n");
-	const path = join(temp.root, `session-2026-04-23T12-52-${SESSION.slice(0, 8)}.jsonl`);
+	const path = join(dir, `session-2026-04-23T12-52-${SESSION.slice(0, 8)}.jsonl`);
 	writeFileSync(path, `${out}\n`);
 	return path;
 }
@@ -27,8 +25,10 @@ function withLines(extra: string[]): string {
 const at = (s: number) => `2026-04-23T13:10:${String(s).padStart(2, "0")}.000Z`;
 
 describe("a Gemini CLI chat resumes to what Gemini CLI sends", () => {
+	const temp = useTempAgentDir();
+
 	it("keeps slash commands and ? help out of the context, and keeps them in the session", async () => {
-		const path = withLines([
+		const path = withLines(temp.root, [
 			JSON.stringify({ id: "cmd-1", timestamp: at(1), type: "user", content: [{ text: "/model" }] }),
 			JSON.stringify({ id: "cmd-2", timestamp: at(2), type: "user", content: "  ?" }),
 			JSON.stringify({ id: "q-1", timestamp: at(3), type: "user", content: [{ text: "and now the tests" }] }),
@@ -51,7 +51,7 @@ describe("a Gemini CLI chat resumes to what Gemini CLI sends", () => {
 
 	it("sends a call repeated in content once, and a thought part as thinking, not as JSON text", async () => {
 		const call = { id: "run_shell_command_1", name: "run_shell_command", args: { command: "npm test" } };
-		const path = withLines([
+		const path = withLines(temp.root, [
 			JSON.stringify({ id: "q-2", timestamp: at(5), type: "user", content: [{ text: "run the tests" }] }),
 			JSON.stringify({
 				id: "a-2",
