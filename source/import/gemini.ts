@@ -8,6 +8,11 @@ import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
  * one object with `messages[]`; the `.jsonl` form is a header line, message lines (a message id
  * seen again replaces the earlier snapshot) and `{"$set": …}` header patches. Linear. Tool calls
  * and their results live together on the `gemini` message. Gemini keeps no cwd, only its hash.
+ *
+ * The context follows Gemini CLI's own resume (`convertSessionToClientHistory` in
+ * packages/core/src/utils/sessionUtils.ts of google-gemini/gemini-cli): info, error and warning
+ * records and user lines that are slash commands or `?` help are not sent (kept as `custom`), and
+ * a reply whose `content` repeats its `toolCalls` as `functionCall` parts sends each call once.
  */
 
 type Json = Record<string, unknown>;
@@ -21,6 +26,42 @@ function partsOf(content: unknown): (TextContent | ImageContent)[] {
 		else if (isRecord(part.inlineData) && typeof part.inlineData.data === "string")
 			out.push({ type: "image", data: part.inlineData.data, mimeType: str(part.inlineData.mimeType) ?? "image/png" });
 		else out.push({ type: "text", text: JSON.stringify(part) });
+	}
+	return out;
+}
+
+/** A user line Gemini CLI never sends back on resume: a slash command or `?` help. */
+function isCommandLine(content: unknown): boolean {
+	const text = partsOf(content)
+		.map((part) => (part.type === "text" ? part.text : ""))
+		.join("")
+		.trim();
+	return text.startsWith("/") || text.startsWith("?");
+}
+
+/** A call's identity when `content` repeats it without an id (name and arguments). */
+function callPrint(name: unknown, args: unknown): string {
+	return `${str(name) ?? ""}:${JSON.stringify(args ?? {})}`;
+}
+
+/**
+ * A reply's `content` parts: text, thoughts (`thought: true`) as thinking, and `functionCall`
+ * parts that its `toolCalls` do not already hold (those are sent once, from `toolCalls`).
+ */
+function replyParts(content: unknown, calls: Json[]): (TextContent | ThinkingContent | ToolCall)[] {
+	if (!Array.isArray(content)) return partsOf(content).filter((part) => part.type === "text");
+	const ids = new Set(calls.map((call) => str(call.id)).filter((id) => id !== undefined));
+	const prints = new Set(calls.map((call) => callPrint(call.name, call.args)));
+	const out: (TextContent | ThinkingContent | ToolCall)[] = [];
+	for (const part of content) {
+		if (isRecord(part) && isRecord(part.functionCall)) {
+			const call = part.functionCall;
+			const id = str(call.id);
+			if ((id !== undefined && ids.has(id)) || prints.has(callPrint(call.name, call.args))) continue;
+			out.push({ type: "toolCall", id: id ?? "", name: str(call.name) ?? "", arguments: argumentsOf(call.args) });
+		} else if (isRecord(part) && part.thought === true && typeof part.text === "string")
+			out.push({ type: "thinking", thinking: part.text });
+		else for (const block of partsOf([part])) if (block.type === "text") out.push(block);
 	}
 	return out;
 }
@@ -41,7 +82,7 @@ function resultText(call: Json): string {
 function messageItems(message: Json, tip: string | null, items: PlanItem[]): string | null {
 	const key = str(message.id) ?? `M${items.length}`;
 	const time = isoTime(message.timestamp) ?? new Date(0).toISOString();
-	if (message.type === "user") {
+	if (message.type === "user" && !isCommandLine(message.content)) {
 		items.push({
 			key,
 			parent: tip,
@@ -65,8 +106,8 @@ function messageItems(message: Json, tip: string | null, items: PlanItem[]): str
 		const text = [subject ? `**${subject}**` : undefined, str(thought.description)].filter(Boolean).join("\n");
 		content.push({ type: "thinking", thinking: text });
 	}
-	for (const part of partsOf(message.content)) if (part.type === "text") content.push(part);
 	const calls = Array.isArray(message.toolCalls) ? message.toolCalls.filter(isRecord) : [];
+	content.push(...replyParts(message.content, calls));
 	for (const call of calls)
 		content.push({
 			type: "toolCall",

@@ -33,6 +33,14 @@ import { isoTime, isRecord, str } from "./source-lines.js";
  * tool part's state) follows the assistant message that made it. A summary message is a
  * compaction, a revert point leaves the undone messages on a branch, and every other part
  * (step boundaries, patches, snapshots, subtasks…) is kept whole.
+ *
+ * What is sent follows opencode's own `toModelMessages` and `filterCompacted`
+ * (packages/opencode/src/session/message-v2.ts in anomalyco/opencode): a tool output its pruning
+ * cleared (`state.time.compacted`) is "[Old tool result content cleared]" (the output is kept in
+ * the result's details), a call that never finished is the error "[Tool execution was
+ * interrupted]", an interrupted call's partial output is its result, text/plain and directory file
+ * parts are not sent (their text came in as synthetic parts), and a compaction keeps the messages
+ * from its `tail_start_id` on.
  */
 
 type Json = Record<string, unknown>;
@@ -67,6 +75,8 @@ class OpencodeReader {
 	tip: string | null = null;
 	/** The first item of each message, by message id (where a revert point cuts). */
 	readonly firstOf = new Map<string, string>();
+	/** The message a pending compaction keeps from (its user message's `tail_start_id`). */
+	#tail: string | undefined;
 
 	add(key: string, timestamp: string, body: PlanBody): void {
 		this.items.push({ key, parent: this.tip, timestamp, body });
@@ -92,6 +102,7 @@ class OpencodeReader {
 			} else if (part.type === "file") {
 				const image = dataUrlImage(part.url, part.mime);
 				if (image) content.push(image);
+				else if (part.mime === "text/plain" || part.mime === "application/x-directory") later.push(part);
 				else {
 					content.push({
 						type: "text",
@@ -99,7 +110,10 @@ class OpencodeReader {
 					});
 					later.push(part);
 				}
-			} else later.push(part);
+			} else {
+				if (part.type === "compaction") this.#tail = str(part.tail_start_id);
+				later.push(part);
+			}
 		}
 		if (content.length > 0)
 			this.add(str(info.id) ?? `user#${this.items.length}`, time, { kind: "message", message: userOf(content, time) });
@@ -115,10 +129,12 @@ class OpencodeReader {
 				.map((p) => p.text as string)
 				.join("\n");
 			const tokens = tokensOf(info.tokens);
+			const kept = this.#tail === undefined ? undefined : this.firstOf.get(this.#tail);
+			this.#tail = undefined;
 			this.add(id, time, {
 				kind: "compaction",
 				summary,
-				firstKeptKey: null,
+				firstKeptKey: kept ?? null,
 				tokensBefore: tokens?.input ?? 0,
 				details: { source: "opencode" },
 			});
@@ -186,13 +202,7 @@ class OpencodeReader {
 					const ended = isRecord(state.time) ? (state.time.end ?? state.time.start) : undefined;
 					results.push({
 						key: `${partId ?? callId}#result`,
-						message: toolResultOf(
-							callId,
-							name,
-							resultContent(state),
-							state.status !== "completed",
-							timeOf(ended, time),
-						),
+						message: resultOf(callId, name, state, timeOf(ended, time)),
 					});
 					break;
 				}
@@ -216,6 +226,21 @@ function errorText(error: Json | undefined): string {
 	return str(data?.message) ?? str(error?.name) ?? "error";
 }
 
+/** The result a tool part's state gives, as opencode sends it. */
+function resultOf(callId: string, name: string, state: Json, time: string): ToolResultMessage {
+	const metadata = isRecord(state.metadata) ? state.metadata : {};
+	const partial = state.status === "error" && metadata.interrupted === true ? str(metadata.output) : undefined;
+	if (partial !== undefined) return toolResultOf(callId, name, [{ type: "text", text: partial }], false, time);
+	const cleared = state.status === "completed" && isRecord(state.time) && state.time.compacted !== undefined;
+	if (!cleared) return toolResultOf(callId, name, resultContent(state), state.status !== "completed", time);
+	const result = toolResultOf(callId, name, [{ type: "text", text: CLEARED }], false, time);
+	result.details = { opencode: { clearedOutput: str(state.output) ?? "" } };
+	return result;
+}
+
+/** What opencode sends in place of a tool output its pruning cleared. */
+const CLEARED = "[Old tool result content cleared]";
+
 /** What a tool part's state says the tool returned. */
 function resultContent(state: Json): (TextContent | ImageContent)[] {
 	switch (state.status) {
@@ -231,7 +256,7 @@ function resultContent(state: Json): (TextContent | ImageContent)[] {
 		case "error":
 			return [{ type: "text", text: str(state.error) ?? "error" }];
 		default:
-			return [{ type: "text", text: "[the tool had not finished when the session was saved]" }];
+			return [{ type: "text", text: "[Tool execution was interrupted]" }];
 	}
 }
 

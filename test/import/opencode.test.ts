@@ -77,7 +77,7 @@ describe("importing opencode sessions", () => {
 			["write", true],
 		]);
 		expect(textOf(results[3]!)).toBe("Command timed out after 60000ms");
-		expect(textOf(results[4]!)).toBe("[the tool had not finished when the session was saved]");
+		expect(textOf(results[4]!)).toBe("[Tool execution was interrupted]");
 		// Each step is its own assistant message, with the tokens of its step-finish.
 		const assistants = context.messages.filter((m) => m.role === "assistant") as unknown as {
 			content: { type: string; thinking?: string }[];
