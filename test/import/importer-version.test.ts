@@ -34,6 +34,10 @@ describe("an earlier import by another importer", () => {
 	it("is imported again as a corrected new session, with a note; the earlier one is left as it was", async () => {
 		const earlier = placeEarlierImport(dirs.agentDir);
 		const before = readFileSync(earlier);
+		const dry = await importFile(SOURCE, { ...options, dryRun: true });
+		expect(describeResult(dry, true)).toBe(
+			`would import again ${SOURCE} (xcsh-import/2 maps it differently from xcsh-import/1, which imported it into ${earlier}) → (new session), project /home/marco/projects/spotter: 13 entries`,
+		);
 		const result = await importFile(SOURCE, options);
 		expect(result).toMatchObject({
 			status: "reimported",
