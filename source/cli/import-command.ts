@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
+import { IMPORTER_VERSION, SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
 import { type ImportOptions, type ImportResult, importPaths } from "../import/import-run.js";
 import { sourceHomes } from "../import/scan.js";
 import { safeJson, safeLine } from "../render/safe-text.js";
@@ -41,8 +41,13 @@ export function describeResult(result: ImportResult, dryRun: boolean): string {
 			return `${dryRun ? "would append" : "appended"} ${n} from ${source} to ${where}${torn}`;
 		case "unchanged":
 			return `unchanged ${source}: already imported into ${safeLine(result.sessionFile)}`;
-		case "reimported":
-			return `${dryRun ? "would import again" : "imported again"} ${source} (it changed since the import into ${safeLine(result.previousSessionFile ?? "")}) → ${where}: ${n}${torn}`;
+		case "reimported": {
+			const previous = safeLine(result.previousSessionFile ?? "");
+			const why = result.previousImporter
+				? `${IMPORTER_VERSION} maps it differently from ${safeLine(result.previousImporter)}, which imported it into ${previous}`
+				: `it changed since the import into ${previous}`;
+			return `${dryRun ? "would import again" : "imported again"} ${source} (${why}) → ${where}: ${n}${torn}`;
+		}
 	}
 }
 

@@ -49,7 +49,8 @@ export function buildSource(request: BuildRequest): { reply: BuildReply; transfe
 		const tool = streamTool(text, options.from);
 		// A first import of a Claude Code or Codex source is written as it is read.
 		const built = tool ? buildStreamed(text, path, tool, parseOptions) : undefined;
-		if (built) return builtReply(id, built);
+		// Linking a parent (a Claude Code subagent) needs the batch: done by the main thread.
+		if (built) return built.head.parentSourceId === undefined ? builtReply(id, built) : main;
 		const plan = parseSource(text, path, options.from, parseOptions);
 		if (plan.items.length === 0) throw new SkipError("no entries in it");
 		const status = planStatus(plan);

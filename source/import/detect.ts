@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseClaudeCode } from "./claude-code.js";
 import { parseCodex } from "./codex.js";
@@ -78,6 +78,16 @@ function looksLikeSession(name: string): boolean {
 }
 
 /**
+ * A folder's files before its subfolders, and Claude Code's older `agent-*.jsonl` after the other
+ * files: a Claude Code session (`<id>.jsonl`) is imported before its subagents (`<id>/subagents/`,
+ * or `agent-*.jsonl` beside it), which name it as their parent.
+ */
+function parentsFirst(a: Dirent, b: Dirent): number {
+	const rank = (entry: Dirent) => (entry.isDirectory() ? 2 : entry.name.startsWith("agent-") ? 1 : 0);
+	return rank(a) - rank(b) || a.name.localeCompare(b.name);
+}
+
+/**
  * Session files under a path: the file itself, or every `.jsonl`, Gemini `session-*.json`, opencode
  * session file (`ses_*.json`; a storage root's `message/` and `part/` trees are read per session,
  * never walked) and opencode database (`opencode.db`, `opencode-<channel>.db`) below a directory.
@@ -91,7 +101,7 @@ export function sourceFiles(path: string): string[] {
 			found.push(...storageSessionFiles(dir));
 			return;
 		}
-		for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+		for (const entry of readdirSync(dir, { withFileTypes: true }).sort(parentsFirst)) {
 			const full = join(dir, entry.name);
 			if (entry.isDirectory()) walk(full);
 			else if (entry.isFile() && looksLikeSession(basename(full))) found.push(full);

@@ -7,8 +7,13 @@ export type SourceTool = "claude-code" | "codex" | "gemini" | "opencode" | "pi";
 /** Every source tool, in the order `--from` lists them. */
 export const SOURCE_TOOLS: readonly SourceTool[] = ["claude-code", "codex", "gemini", "opencode", "pi"];
 
-/** Written into every imported session's provenance entry; bump when the mapping changes. */
-export const IMPORTER_VERSION = "xcsh-import/1";
+/**
+ * Written into every imported session's provenance entry and import record; bump when the mapping
+ * changes. An earlier import whose items the new mapping gives differently is imported again as a
+ * new session (the earlier one is left as it was); one it gives the same is unchanged or appended to.
+ * 2: Claude Code responses with their parallel calls, compactions, usage, snapshot times, subagents.
+ */
+export const IMPORTER_VERSION = "xcsh-import/2";
 
 /** The `customType` of every entry the importer writes that has no native equivalent. */
 export const IMPORT_CUSTOM_TYPE = "import";

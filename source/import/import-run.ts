@@ -8,7 +8,7 @@ import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-
 import { readImportRecord } from "./import-record.js";
 import { planOpencode } from "./opencode.js";
 import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
-import { BatchPending, writePlan } from "./session-writer.js";
+import { BatchPending, importedSessionFile, writePlan } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
@@ -21,6 +21,8 @@ export type ImportResult =
 			sourceId: string;
 			sessionFile: string;
 			previousSessionFile?: string;
+			/** The importer of the earlier import, when another one made it (it mapped the source differently). */
+			previousImporter?: string;
 			entries: number;
 			cwd: string;
 			cwdFrom: CwdOrigin;
@@ -52,7 +54,8 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
 		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
 		// A first import of a Claude Code or Codex source is written as it is read.
-		const built = tool ? buildStreamed(text, source, tool, parseOptions) : undefined;
+		const parentOf = (tool: SourceTool) => (id: string) => importedSessionFile(tool, id, batch);
+		const built = tool ? buildStreamed(text, source, tool, parseOptions, parentOf(tool)) : undefined;
 		if (built) {
 			const result = await addStreamed(built, source, batch);
 			if (result) return result;
@@ -142,7 +145,12 @@ async function importPlan(
 		tool: plan.tool,
 		sourceId: plan.sourceId,
 		sessionFile: outcome.sessionFile,
-		...(outcome.kind === "reimported" ? { previousSessionFile: outcome.previousSessionFile } : {}),
+		...(outcome.kind === "reimported"
+			? {
+					previousSessionFile: outcome.previousSessionFile,
+					...(outcome.previousImporter ? { previousImporter: outcome.previousImporter } : {}),
+				}
+			: {}),
 		entries: outcome.entries,
 		cwd: plan.cwd,
 		cwdFrom: plan.cwdOrigin,

@@ -2,7 +2,14 @@ import { existsSync, utimesSync } from "node:fs";
 import type { SessionManager } from "../session/session-manager.js";
 import { digestOf } from "./entry-lines.js";
 import type { ImportBatch } from "./import-batch.js";
-import { IMPORT_CUSTOM_TYPE, type ImportPlan, type PlanItem, SkipError } from "./import-plan.js";
+import {
+	IMPORT_CUSTOM_TYPE,
+	IMPORTER_VERSION,
+	type ImportPlan,
+	type PlanItem,
+	SkipError,
+	type SourceTool,
+} from "./import-plan.js";
 import {
 	type ImportRecord,
 	type ImportRecordV1,
@@ -19,7 +26,14 @@ export type WriteOutcome =
 	| { kind: "appended"; sessionFile: string; entries: number }
 	| { kind: "unchanged"; sessionFile: string; entries: 0 }
 	/** The source changed in a way that cannot be appended: a new session, with a note. */
-	| { kind: "reimported"; sessionFile: string; previousSessionFile: string; entries: number };
+	| {
+			kind: "reimported";
+			sessionFile: string;
+			previousSessionFile: string;
+			entries: number;
+			/** The importer of the earlier import, when it was another (which mapped the source differently). */
+			previousImporter?: string;
+	  };
 
 /** Where a dry run says a session would go before it exists. */
 export const NEW_SESSION = "(new session)";
@@ -87,16 +101,20 @@ function dateFile(file: string, plan: ImportPlan): void {
 	if (ms > 0) utimesSync(file, new Date(ms), new Date(ms));
 }
 
-function parentSessionFile(plan: ImportPlan, batch: ImportBatch): string | undefined {
-	const source = { tool: plan.tool, sourceId: plan.parentSourceId! };
-	const record = readImportRecord(source.tool, source.sourceId);
-	return batch.sessionFileOf(source) ?? (record && existsSync(record.sessionFile) ? record.sessionFile : undefined);
+/** The xcsh session a source session was imported into (earlier, or in this batch), if it was. */
+export function importedSessionFile(tool: SourceTool, sourceId: string, batch: ImportBatch): string | undefined {
+	const record = readImportRecord(tool, sourceId);
+	return (
+		batch.sessionFileOf({ tool, sourceId }) ??
+		(record && existsSync(record.sessionFile) ? record.sessionFile : undefined)
+	);
 }
 
 /** A new session for the plan, written whole through the batch; returns its file. */
 async function writeNew(plan: ImportPlan, batch: ImportBatch, note?: string): Promise<string> {
 	// A subagent session points at its parent's xcsh session when that was imported (before, or in this batch).
-	const parent = plan.parentSourceId === undefined ? undefined : parentSessionFile(plan, batch);
+	const parent =
+		plan.parentSourceId === undefined ? undefined : importedSessionFile(plan.tool, plan.parentSourceId, batch);
 	const session = newSession(plan, note, parent);
 	await batch.add(session.file, session.mtimeMs, (sink) => buildNewSession(plan, session, sink));
 	return session.file;
@@ -162,17 +180,21 @@ export async function writePlan(
 	const previous = status.previous;
 	if (!hasReply(plan)) throw new SkipError(NO_REPLY);
 	const entries = plan.items.length + 1;
+	// An import by another importer whose items differ: the mapping changed (the source may not have).
+	const older = previous && previous.importer !== IMPORTER_VERSION ? { previousImporter: previous.importer } : {};
 	if (options.dryRun) {
 		return previous
-			? { kind: "reimported", sessionFile: NEW_SESSION, previousSessionFile: previous.sessionFile, entries }
+			? { kind: "reimported", sessionFile: NEW_SESSION, previousSessionFile: previous.sessionFile, entries, ...older }
 			: { kind: "imported", sessionFile: NEW_SESSION, entries };
 	}
-	const note = previous
-		? `The source changed since it was imported into ${previous.sessionFile}; imported again as a new session.`
-		: undefined;
+	const note = !previous
+		? undefined
+		: older.previousImporter
+			? `Imported again by ${IMPORTER_VERSION}, which maps this source differently from ${older.previousImporter} (its import into ${previous.sessionFile} is left as it was).`
+			: `The source changed since it was imported into ${previous.sessionFile}; imported again as a new session.`;
 	const sessionFile = await writeNew(plan, batch, note);
 	return previous
-		? { kind: "reimported", sessionFile, previousSessionFile: previous.sessionFile, entries }
+		? { kind: "reimported", sessionFile, previousSessionFile: previous.sessionFile, entries, ...older }
 		: { kind: "imported", sessionFile, entries };
 }
 

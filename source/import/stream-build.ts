@@ -56,13 +56,14 @@ class ImportedBefore extends Error {}
 /**
  * Builds the new session of a source never imported before, or returns undefined when it was (the
  * plan path then says unchanged, appends or imports again). Throws SkipError like the plan path:
- * no session id, no entries, no reply.
+ * no session id, no entries, no reply. `parentSessionOf`: the session a parent source went to.
  */
 export function buildStreamed(
 	text: string,
 	sourcePath: string,
 	tool: StreamTool,
 	options: ParseOptions,
+	parentSessionOf?: (sourceId: string) => string | undefined,
 ): StreamedSession | undefined {
 	const body = new SessionBody(text.length + (text.length >> 2), tool === "claude-code");
 	const latest = new LatestTime();
@@ -91,7 +92,9 @@ export function buildStreamed(
 	if (body.count === 0) throw new SkipError("no entries in it");
 	if (!body.replied) throw new SkipError(NO_REPLY);
 	latest.see(head.startedAt);
-	const session = newSessionOf(head, latest.ms());
+	// A subagent's session names its parent's (a Claude Code subagent transcript).
+	const parent = head.parentSourceId === undefined ? undefined : parentSessionOf?.(head.parentSourceId);
+	const session = newSessionOf(head, latest.ms(), undefined, parent);
 	const built = body.finish(session.header, { timestamp: head.startedAt, data: session.provenance }, head.leafKey);
 	return {
 		head,

@@ -15,8 +15,8 @@ describe("importing the real foreign fixtures", () => {
 
 	it("covers every fixture file", () => {
 		const files = readdirSync(FOREIGN).filter((name) => name !== "MANIFEST.md");
-		// 16 real files, and the hand-made opencode folder
-		expect(files).toHaveLength(17);
+		// 18 real files (two of them gzipped), and the hand-made opencode folder
+		expect(files).toHaveLength(19);
 	});
 
 	it("claude-code-01: thinking, a rejected Bash call and its result, the model", async () => {
@@ -55,7 +55,7 @@ describe("importing the real foreign fixtures", () => {
 		expect(types).toContain("file-history-snapshot");
 		expect(types).toContain("progress");
 		const provenance = raw[0] as { data: Record<string, unknown> };
-		expect(provenance.data).toMatchObject({ kind: "provenance", tool: "claude-code", importer: "xcsh-import/1" });
+		expect(provenance.data).toMatchObject({ kind: "provenance", tool: "claude-code", importer: "xcsh-import/2" });
 		expect(provenance.data.sourcePath).toBe(fixture("claude-code-02-tool-heavy.jsonl"));
 	});
 

@@ -1,4 +1,6 @@
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { type ImportResult, importFile } from "../../source/import/import-run.js";
 import { SessionManager } from "../../source/session/session-manager.js";
@@ -10,6 +12,22 @@ export const FOREIGN = join(import.meta.dirname, "../fixtures/foreign");
 /** A fixture's path. */
 export function fixture(name: string): string {
 	return join(FOREIGN, name);
+}
+
+/**
+ * A fixture's bytes: a `.gz` one (a real file over the size kept in the repository) is
+ * decompressed, which gives the source's bytes exactly.
+ */
+export function fixtureBytes(name: string): Buffer {
+	const bytes = readFileSync(fixture(name));
+	return name.endsWith(".gz") ? gunzipSync(bytes) : bytes;
+}
+
+/** Writes a fixture's bytes to `path` (folders made), as the agent that wrote it named it; returns the path. */
+export function placeFixture(name: string, path: string): string {
+	mkdirSync(dirname(path), { recursive: true });
+	writeFileSync(path, fixtureBytes(name));
+	return path;
 }
 
 /** An imported session as reopened from disk. */

@@ -9,7 +9,7 @@ import { appendOrder, buildNewSession, newSession } from "../../source/import/ne
 import { buildStreamed, streamTool } from "../../source/import/stream-build.js";
 import { entryShape } from "../helpers/entry-shape.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { FOREIGN, fixture } from "./import-helpers.js";
+import { FOREIGN, fixture, fixtureBytes } from "./import-helpers.js";
 
 // A first import of a Claude Code or Codex source is written as the source is read; it must be the
 // session, record digest and entry map that building it from the whole plan makes.
@@ -38,11 +38,12 @@ function both(text: string, path: string) {
 describe("a new session written as its source is read", () => {
 	useTempAgentDir();
 
-	const names = readdirSync(FOREIGN).filter((name) => /^(claude-code|codex)-.*\.jsonl$/.test(name));
+	const names = readdirSync(FOREIGN).filter((name) => /^(claude-code|codex)-.*\.jsonl(\.gz)?$/.test(name));
 
 	it.each(names)("%s: the same lines, record and file time as from the whole plan", (name) => {
 		const path = fixture(name);
-		const { plan, session, lines, record, streamed, streamedRecord } = both(readFileSync(path, "utf8"), path);
+		const text = fixtureBytes(name).toString("utf8");
+		const { plan, session, lines, record, streamed, streamedRecord } = both(text, path);
 		expect(shape(Buffer.from(streamed.body).toString("utf8"))).toEqual(shape(`${lines.join("\n")}\n`));
 		expect(streamedRecord.itemsDigest).toBe(record.itemsDigest);
 		expect(streamedRecord.itemsDigest).toBe(digestOf(plan.items));
