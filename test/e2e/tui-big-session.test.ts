@@ -30,7 +30,7 @@ describe("a big session from the terminal", () => {
 		const file = join(temp.root, "big.jsonl");
 		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
 		const t = temp.open({ args: ["--resume", file] });
-		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		await t.waitForWritten(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
 		await t.waitFor((s) => s.includes(BIG_SESSION_LAST_ANSWER) && s.includes("Ask anything"), 60_000);
 		await t.type("still here");
 		await t.waitFor((s) => s.includes("› still here"));
@@ -41,7 +41,7 @@ describe("a big session from the terminal", () => {
 		const file = join(temp.root, "big.jsonl");
 		writeBigSession(file, 300, 1 << 20, { compactBeforeLast: 2, cwd: temp.project });
 		const t = temp.open({ args: ["--resume", file] });
-		await t.waitFor(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
+		await t.waitForWritten(/Reading session… \d+ of \d+ MB · Esc cancels/, 60_000);
 		t.write("typed early");
 		await t.waitFor((s) => s.includes(BIG_SESSION_LAST_ANSWER) && s.includes("› typed early"), 60_000);
 		await t.stop();

@@ -125,8 +125,8 @@ describe("session operations from the full-screen UI", () => {
 		await seed("early pick");
 		const t = temp.open({ args: ["--resume"] });
 		// The rows come from the index while the LLM layer still loads: no welcome screen yet.
-		const first = await t.waitFor("early pick");
-		expect(first).toContain("Resume session — this project");
+		// Both, so a frame caught half drawn is waited out rather than read.
+		const first = await t.waitFor((s) => s.includes("early pick") && s.includes("Resume session — this project"));
 		expect(first).not.toContain("Type a prompt");
 		t.write("\x1b");
 		const chat = await t.waitFor("Type a prompt");

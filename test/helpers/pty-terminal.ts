@@ -130,6 +130,25 @@ export class PtyTerminal {
 		}
 	}
 
+	/**
+	 * Waits until everything the program wrote so far matches: for a line that may be drawn and
+	 * replaced within one chunk of output (a loaded machine coalesces writes), so no screen shows it.
+	 */
+	async waitForWritten(match: RegExp, timeoutMs = 10_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		while (!match.test(this.#raw)) {
+			const remaining = deadline - Date.now();
+			if (remaining <= 0) throw new Error(`output never matched ${String(match)}; screen was:\n${this.screen()}`);
+			await new Promise<void>((resolvePromise) => {
+				const timer = setTimeout(resolvePromise, Math.min(remaining, 250));
+				this.#changed.push(() => {
+					clearTimeout(timer);
+					resolvePromise();
+				});
+			});
+		}
+	}
+
 	/** Sends keys as typed. */
 	write(data: string): void {
 		this.#process.write(data);
