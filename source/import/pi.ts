@@ -75,7 +75,9 @@ export function parsePi(text: string, sourcePath: string, options: ParseOptions)
 	const linear = version < 2;
 	const items: PlanItem[] = [];
 	const keys = new Set<string>();
-	const byIndex: string[] = [];
+	// A v1 `firstKeptEntryIndex` counts the file's entries with the header as 0, as pi's own
+	// migration (`migrateV1ToV2`) reads it: entry i of the file is byIndex[i].
+	const byIndex: (string | undefined)[] = [undefined];
 	let tip: string | null = null;
 	let title = str(header.title) ?? str(header.name);
 	let lastTime = isoTime(header.timestamp) ?? new Date(0).toISOString();
