@@ -1,4 +1,5 @@
-import type { AssistantMessage, ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { AssistantMessage, ImageContent, TextContent, Usage } from "@mariozechner/pi-ai";
+import { CodexUsage } from "./codex-usage.js";
 import {
 	collectPlan,
 	IMPORT_CUSTOM_TYPE,
@@ -10,7 +11,7 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
-import { argumentsOf, assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
+import { argumentsOf, assistantOf, ModelChanges, toolResultOf, usageOf, userOf } from "./message-build.js";
 import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
 
 /*
@@ -62,6 +63,15 @@ function outputText(output: unknown): string {
 	return output;
 }
 
+function addUsage(a: Usage, b: Usage): Usage {
+	return usageOf({
+		input: a.input + b.input,
+		output: a.output + b.output,
+		cacheRead: a.cacheRead + b.cacheRead,
+		cacheWrite: a.cacheWrite + b.cacheWrite,
+	});
+}
+
 function cwdFromEnvironment(text: string): string | undefined {
 	return /<cwd>([^<]+)<\/cwd>/.exec(text)?.[1]?.trim();
 }
@@ -77,6 +87,11 @@ class CodexReader {
 	model = "";
 	cwd: string | undefined;
 	#open: AssistantMessage | undefined;
+	/** Whether the open assistant message has its response's usage yet. */
+	#openCounted = false;
+	/** A response's usage read before any of its items (Codex 0.39–0.58 write it first). */
+	#pendingUsage: Usage | undefined;
+	readonly #usage = new CodexUsage();
 	readonly #toolNames = new Map<string, string>();
 
 	constructor(sink: ItemSink) {
@@ -118,7 +133,25 @@ class CodexReader {
 		});
 		this.add(key, timestamp, { kind: "message", message });
 		this.#open = message;
+		this.#openCounted = this.#pendingUsage !== undefined;
+		if (this.#pendingUsage) message.usage = this.#pendingUsage;
+		this.#pendingUsage = undefined;
 		return message;
+	}
+
+	/**
+	 * A `token_count` event: the usage of the response whose items are open (Codex ≥ 0.10x writes
+	 * it after them), else of the next one (older Codex writes it first). A usage no assistant
+	 * message takes (a response with no items) goes to the next one, so the totals stay Codex's.
+	 */
+	tokenCount(payload: Record<string, unknown>): void {
+		const usage = this.#usage.read(payload);
+		if (!usage) return;
+		if (this.#open && !this.#openCounted) {
+			this.#open.usage = usage;
+			this.#openCounted = true;
+		} else if (this.#pendingUsage) this.#pendingUsage = addUsage(this.#pendingUsage, usage);
+		else this.#pendingUsage = usage;
 	}
 
 	item(key: string, timestamp: string, item: Record<string, unknown>): void {
@@ -246,6 +279,7 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 				reader.item(key, time, payload);
 				break;
 			case "event_msg":
+				if (payload.type === "token_count") reader.tokenCount(payload);
 				if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) reader.keep(key, time, value);
 				break;
 			case "turn_context":
