@@ -1,4 +1,5 @@
 import type { AssistantMessage, ImageContent, TextContent, Usage } from "@mariozechner/pi-ai";
+import { CodexTurns } from "./codex-turns.js";
 import { CodexUsage } from "./codex-usage.js";
 import {
 	collectPlan,
@@ -16,16 +17,22 @@ import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
- * lines, or (before ~0.3x) a bare meta line then bare Responses API items. The conversation is the
- * `response_item`s; `event_msg` user/agent messages and reasoning repeat them for the UI and are
- * left out, every other record is kept raw. Consecutive reasoning, assistant text and tool calls
- * are one assistant message; tool outputs pair with their calls by `call_id`.
+ * lines, or (before ~0.3x) a bare meta line then bare Responses API items. The context follows
+ * Codex's own resume (`reconstruct_history_from_rollout`, codex-rs/core/src/codex/
+ * rollout_reconstruction.rs in openai/codex): the model's history is the `response_item`s in
+ * order; a `compacted` record replaces it (a compaction entry, its replacement history as hidden
+ * context); a `thread_rolled_back` event drops the last user turns (a branch, see CodexTurns); a
+ * `turn_aborted` event changes nothing (the interrupted turn's items and the `<turn_aborted>` note
+ * Codex records stay). `event_msg` agent messages and reasoning repeat response items for the UI
+ * and are left out, a `user_message` event only when its prompt is in the history; every other
+ * record is kept raw. Consecutive reasoning, assistant text and tool calls are one assistant
+ * message; tool outputs pair with their calls by `call_id`; `token_count` events give the usage.
  */
 
-/** Injected context Codex sends as user messages but never shows. */
-const INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions)/;
-/** UI echoes of response items. */
-const DUPLICATE_EVENTS = new Set(["user_message", "agent_message", "agent_reasoning"]);
+/** Injected context Codex sends as user messages but never shows (and never counts as a turn). */
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|<turn_aborted>|# AGENTS\.md instructions)/;
+/** UI echoes of response items (a `user_message` is one only when its prompt is in the history: see CodexTurns). */
+const DUPLICATE_EVENTS = new Set(["agent_message", "agent_reasoning"]);
 const OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output"]);
 
 function contentParts(content: unknown): Record<string, unknown>[] {
@@ -93,6 +100,7 @@ class CodexReader {
 	#pendingUsage: Usage | undefined;
 	readonly #usage = new CodexUsage();
 	readonly #toolNames = new Map<string, string>();
+	readonly #turns = new CodexTurns();
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
@@ -114,7 +122,32 @@ class CodexReader {
 
 	add(key: string, timestamp: string, body: PlanBody): void {
 		this.#items.push({ key, parent: this.tip, timestamp, body });
+		this.#turns.added(key, this.tip, body);
 		this.tip = key;
+	}
+
+	/** An `event_msg` record: the turn bounds and rollbacks Codex's resume reads, usage, UI echoes left out. */
+	event(key: string, timestamp: string, record: unknown, payload: Record<string, unknown>): void {
+		switch (payload.type) {
+			case "token_count":
+				this.tokenCount(payload);
+				break;
+			case "task_started":
+				this.#turns.turnStarted();
+				break;
+			case "user_message":
+				if (this.#turns.echo()) return;
+				break;
+			case "thread_rolled_back": {
+				const tip = this.#turns.rollback(typeof payload.num_turns === "number" ? payload.num_turns : 0);
+				if (tip !== undefined) {
+					this.#open = undefined;
+					this.tip = tip;
+				}
+				break;
+			}
+		}
+		if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) this.keep(key, timestamp, record);
 	}
 
 	keep(key: string, timestamp: string, record: unknown): void {
@@ -279,8 +312,7 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 				reader.item(key, time, payload);
 				break;
 			case "event_msg":
-				if (payload.type === "token_count") reader.tokenCount(payload);
-				if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) reader.keep(key, time, value);
+				reader.event(key, time, value, payload);
 				break;
 			case "turn_context":
 				if (typeof payload.model === "string") reader.model = payload.model;
