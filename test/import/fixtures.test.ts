@@ -15,8 +15,8 @@ describe("importing the real foreign fixtures", () => {
 
 	it("covers every fixture file", () => {
 		const files = readdirSync(FOREIGN).filter((name) => name !== "MANIFEST.md");
-		// 19 real files (three of them gzipped), and the hand-made opencode folder
-		expect(files).toHaveLength(20);
+		// 18 real files (two of them gzipped), and the hand-made opencode folder
+		expect(files).toHaveLength(19);
 	});
 
 	it("claude-code-01: thinking, a rejected Bash call and its result, the model", async () => {

@@ -1,41 +1,36 @@
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { CompactionEntry } from "../../source/session/types.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { fixtureBytes, importAndOpen, placeFixture, textOf } from "./import-helpers.js";
+import { importAndOpen, textOf } from "./import-helpers.js";
 
 /*
  * pi's own reader (`migrateV1ToV2` in pi-mono's coding-agent session-manager) turns a v1
  * `compaction.firstKeptEntryIndex` into an id by indexing the file's entries with the header as
- * entry 0; its context is then the summary, the kept entries and what follows the compaction.
+ * entry 0. pi-mono's real before-compaction.jsonl fixture (in test/fixtures/upstream-v1, see the
+ * foreign MANIFEST) has two compactions; pi's reader, pi-coding-agent itself, gives the context.
  */
 
-const BEFORE = "pi-03-v1-before-compaction-two-compactions.jsonl.gz";
-
-type Line = { type?: string };
-
-/** The context pi builds from a v1 file: the last compaction's summary, then every message from its kept entry on. */
-function piContextLength(lines: Line[]): number {
-	const last = lines.findLastIndex((l) => l.type === "compaction");
-	const kept = (lines[last] as { firstKeptEntryIndex: number }).firstKeptEntryIndex;
-	return 1 + lines.slice(kept).filter((l) => l.type === "message").length;
-}
+const BEFORE = join(import.meta.dirname, "../fixtures/upstream-v1/before-compaction.jsonl");
 
 describe("a pi session resumes to what pi builds", () => {
 	const dirs = useTempAgentDir();
 
 	it("before-compaction (v1): the kept part starts at the entry pi counts with the header as 0", async () => {
-		const lines = fixtureBytes(BEFORE)
-			.toString("utf8")
-			.trimEnd()
-			.split("\n")
-			.map((l) => JSON.parse(l) as Line);
-		expect(piContextLength(lines)).toBe(446);
-		const { context, entries } = await importAndOpen(placeFixture(BEFORE, join(dirs.root, "before-compaction.jsonl")));
+		// pi migrates the file it opens in place: it reads a copy of its own.
+		const piCopy = join(dirs.root, "pi-copy.jsonl");
+		copyFileSync(BEFORE, piCopy);
+		const pi = PiSessionManager.open(piCopy, join(dirs.root, "pi-sessions")).buildSessionContext();
+		const source = join(dirs.root, "before-compaction.jsonl");
+		copyFileSync(BEFORE, source);
+		expect(pi.messages).toHaveLength(446);
+		const { context, entries } = await importAndOpen(source);
 		expect(entries.filter((e): e is CompactionEntry => e.type === "compaction")).toHaveLength(2);
 		expect(context.messages).toHaveLength(446);
+		expect(context.messages.map((m) => m.role)).toEqual(pi.messages.map((m) => m.role));
 		expect(context.messages[0]!.role).toBe("compactionSummary");
-		expect(context.messages[1]).toMatchObject({ role: "user" });
 		expect(textOf(context.messages[1]!)).toBe("can leave it");
 	});
 });
