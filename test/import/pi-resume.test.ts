@@ -1,10 +1,10 @@
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { CompactionEntry } from "../../source/session/types.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
-import { importAndOpen, textOf } from "./import-helpers.js";
+import { fixture, importAndOpen, textOf } from "./import-helpers.js";
 
 /*
  * pi's own reader (`migrateV1ToV2` in pi-mono's coding-agent session-manager) turns a v1
@@ -32,5 +32,42 @@ describe("a pi session resumes to what pi builds", () => {
 		expect(context.messages.map((m) => m.role)).toEqual(pi.messages.map((m) => m.role));
 		expect(context.messages[0]!.role).toBe("compactionSummary");
 		expect(textOf(context.messages[1]!)).toBe("can leave it");
+	});
+
+	it("a system message entry (pi 0.8x) is in the context where pi has it: first", async () => {
+		// Hand-made: the real pi-02's first turn, with a system message entry in the shape pi 0.8x
+		// writes (`content`, `sections`, `toolsAdded`) between the settings and the first prompt.
+		const lines = readFileSync(fixture("pi-02-v3-small-fixture-provider.jsonl"), "utf8").split("\n").slice(0, 5);
+		const system = {
+			type: "message",
+			id: "5e5e5e5e",
+			parentId: "3a59c5dd",
+			timestamp: "2026-05-12T01:02:27.670Z",
+			message: {
+				role: "system",
+				content: "",
+				sections: { preamble: "You are pi, a coding agent.", cwd: "Current directory: /tmp/as-agent-fixture/project" },
+				toolsAdded: [{ name: "read", description: "Read a file", parameters: { type: "object", properties: {} } }],
+				timestamp: 1778547747670,
+			},
+		};
+		const user = JSON.parse(lines[3]!) as { parentId: string };
+		user.parentId = system.id;
+		const path = join(dirs.root, "2026-05-12T01-02-27-657Z_019e19b4-eb48-746a-aa6b-8dfcfa37954b.jsonl");
+		writeFileSync(
+			path,
+			`${[...lines.slice(0, 3), JSON.stringify(system), JSON.stringify(user), lines[4]].join("\n")}\n`,
+		);
+		const piCopy = join(dirs.root, "pi-copy.jsonl");
+		copyFileSync(path, piCopy);
+		const pi = PiSessionManager.open(piCopy, join(dirs.root, "pi-sessions")).buildSessionContext();
+		expect(pi.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
+		const { context, entries } = await importAndOpen(path);
+		expect(context.messages.map((m) => m.role)).toEqual(["custom", "user", "assistant"]);
+		expect(textOf(context.messages[0]!)).toBe(
+			"You are pi, a coding agent.\n\nCurrent directory: /tmp/as-agent-fixture/project",
+		);
+		const kept = entries.find((e) => e.type === "custom_message") as { details?: { message?: unknown } };
+		expect(kept.details?.message).toEqual(system.message);
 	});
 });
