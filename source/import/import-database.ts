@@ -5,15 +5,7 @@ import type { ImportOptions, ImportResult } from "./import-run.js";
 import { planOpencode } from "./opencode.js";
 import { OpencodeDatabase } from "./opencode-db.js";
 import { importPlan } from "./plan-import.js";
-import {
-	fileStamp,
-	readCounts,
-	readStamp,
-	type StampedSession,
-	sameFile,
-	stillHolds,
-	writeStamp,
-} from "./source-stamp.js";
+import { fileStamp, readCounts, type StampBook, type StampedSession, sameFile, stillHolds } from "./source-stamp.js";
 import { outcomeOf, resultOf } from "./stamp-results.js";
 
 /** An import of a source whose stamp is written once the batch has written its records. */
@@ -28,12 +20,17 @@ export interface StampedImport {
  * its subagents). A database unchanged since its stamp (it and its log) is not even copied; one
  * that changed is, and only its sessions whose marks moved are read.
  */
-export async function importDatabase(path: string, options: ImportOptions, batch: ImportBatch): Promise<StampedImport> {
+export async function importDatabase(
+	path: string,
+	options: ImportOptions,
+	batch: ImportBatch,
+	book: StampBook,
+): Promise<StampedImport> {
 	const source = resolve(path);
 	// Taken before the copy: a change while it is read shows next time.
 	const file = fileStamp(source);
 	const wal = fileStamp(`${source}-wal`);
-	const stamp = readStamp(source, options);
+	const stamp = book.read(source, options);
 	const known = stamp?.kind === "database" ? stamp : undefined;
 	const prior = new Map<string, StampedSession>();
 	for (const session of known?.sessions ?? []) if ("outcome" in session) prior.set(session.id, session);
@@ -81,7 +78,7 @@ export async function importDatabase(path: string, options: ImportOptions, batch
 			const mark = marks.get(id);
 			return outcome && mark !== undefined ? { id, mark, outcome } : { id };
 		});
-		writeStamp({ kind: "database", path: source, file, wal, sessions }, options);
+		book.write({ kind: "database", path: source, file, wal, sessions }, options);
 	};
 	return { results, stamp: stampWith };
 }

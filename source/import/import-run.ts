@@ -10,7 +10,7 @@ import { isDatabaseSource } from "./opencode-db.js";
 import { importPlan } from "./plan-import.js";
 import { importedSessionFile } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
-import { type FileStamp, fileStamp, readCounts } from "./source-stamp.js";
+import { type FileStamp, fileStamp, readCounts, StampBook } from "./source-stamp.js";
 import { knownFile, stampFile } from "./stamp-results.js";
 import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
 
@@ -119,11 +119,13 @@ async function settle(results: ImportResult[], batch: ImportBatch): Promise<Impo
 export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
 	const source = resolve(path);
 	const stamp = fileStamp(source);
-	const known = knownFile(source, stamp, options);
+	const book = StampBook.load();
+	const known = knownFile(book, source, stamp, options);
 	if (known) return known;
 	const batch = new ImportBatch();
 	const [result] = await settle([await importInto(source, options, batch)], batch);
-	if (!options.dryRun && !isDatabaseSource(source)) stampFile(source, stamp, result!, options);
+	if (!options.dryRun && !isDatabaseSource(source)) stampFile(book, source, stamp, result!, options);
+	book.save();
 	return result!;
 }
 
@@ -145,14 +147,14 @@ type Source =
 	| { skipped: ImportResult }
 	| { known: ImportResult };
 
-function sourcesOf(paths: readonly string[], options: ImportOptions): Source[] {
+function sourcesOf(paths: readonly string[], options: ImportOptions, book: StampBook): Source[] {
 	const sources: Source[] = [];
 	for (const path of paths) {
 		try {
 			for (const file of sourceFiles(resolve(path))) {
 				const stamp = fileStamp(file);
 				const database = isDatabaseSource(file);
-				const known = database ? undefined : knownFile(file, stamp, options);
+				const known = database ? undefined : knownFile(book, file, stamp, options);
 				sources.push(known ? { known } : { path: file, size: stamp?.size ?? 0, database, stamp });
 			}
 		} catch (error) {
@@ -220,7 +222,8 @@ interface Handed {
  */
 export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
 	const batch = new ImportBatch();
-	const sources = sourcesOf(paths, options);
+	const book = StampBook.load();
+	const sources = sourcesOf(paths, options, book);
 	const bytes = sources.reduce((sum, s) => sum + ("size" in s ? s.size : 0), 0);
 	const threads = options.threads ?? (bytes >= POOL_MIN_BYTES ? defaultThreads() : 0);
 	const pool = !options.dryRun && sources.length > 1 && threads > 0 ? BuildPool.start(threads) : undefined;
@@ -281,8 +284,8 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 			else {
 				const { path, stamp } = source;
 				const imported: StampedImport = source.database
-					? await importDatabase(path, options, batch)
-					: { results: [await pooled(i, path)], stamp: ([result]) => stampFile(path, stamp, result!, options) };
+					? await importDatabase(path, options, batch, book)
+					: { results: [await pooled(i, path)], stamp: ([result]) => stampFile(book, path, stamp, result!, options) };
 				if (imported.stamp) stamps.push({ at: results.length, count: imported.results.length, stamp: imported.stamp });
 				results.push(...imported.results);
 			}
@@ -294,5 +297,6 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 	const settled = await settle(results, batch);
 	// Only now are the records written: a source is stamped as imported once its import is on disk.
 	if (!options.dryRun) for (const { at, count, stamp } of stamps) stamp(settled.slice(at, at + count));
+	book.save();
 	return settled;
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
@@ -9,7 +8,7 @@ import { NO_REPLY } from "./plan-status.js";
 
 /*
  * What the last import made of each source, kept by the source's path beside the import records
- * (`imports/sources/`), so an import with nothing new reads no source. A file counts as unchanged
+ * (`imports/sources.json`), so an import with nothing new reads no source. A file counts as unchanged
  * when its size, mtime and inode are as they were, as the session index decides (source/index/
  * session-scan.ts `isUnchanged`): sources are appended to or rewritten (a new inode when renamed
  * over). An opencode database changes whenever any session does: there each session is compared by
@@ -97,21 +96,76 @@ export function stampable(path: string): boolean {
 	return !isStorageSessionFile(basename(path));
 }
 
-function stampPath(source: string): string {
-	const digest = createHash("sha256").update(source).digest("hex").slice(0, 32);
-	return join(importsDir(), "sources", `${digest}.json`);
+/** Where the stamps live: one file, read once and written once per import. */
+function bookPath(): string {
+	return join(importsDir(), "sources.json");
 }
 
-/** The stamp of the last import of `source` by this importer with these options, if any. */
-export function readStamp(source: string, options: StampOptions): SourceStamp | undefined {
-	let stamp: SourceStamp;
+function readBook(): Record<string, SourceStamp> {
 	try {
-		stamp = JSON.parse(readFileSync(stampPath(source), "utf8")) as SourceStamp;
+		const parsed = JSON.parse(readFileSync(bookPath(), "utf8")) as { version?: unknown; stamps?: unknown };
+		return parsed.version === 1 && typeof parsed.stamps === "object" && parsed.stamps !== null
+			? (parsed.stamps as Record<string, SourceStamp>)
+			: {};
 	} catch {
-		return undefined;
+		return {};
 	}
-	if (stamp.version !== 1 || stamp.importer !== IMPORTER_VERSION || stamp.path !== source) return undefined;
-	return stamp.from === options.from ? stamp : undefined;
+}
+
+/** A stamp as its maker gives it (the importer and options are added when it is written). */
+export type NewStamp =
+	| Omit<Extract<SourceStamp, { kind: "file" }>, keyof StampBase>
+	| Omit<Extract<SourceStamp, { kind: "database" }>, keyof StampBase>;
+
+/**
+ * Every source's stamp, by path: read when an import starts, saved when it ends. Two imports at
+ * once may each save over the other's new stamps; a source whose stamp was lost is only read
+ * again (and found unchanged by its record).
+ */
+export class StampBook {
+	readonly #stamps: Record<string, SourceStamp>;
+	readonly #written = new Map<string, SourceStamp>();
+
+	private constructor(stamps: Record<string, SourceStamp>) {
+		this.#stamps = stamps;
+	}
+
+	/** The stamps on disk now (none when there are none or they cannot be read). */
+	static load(): StampBook {
+		return new StampBook(readBook());
+	}
+
+	/** The stamp of the last import of `source` by this importer with these options, if any. */
+	read(source: string, options: StampOptions): SourceStamp | undefined {
+		const stamp = this.#written.get(source) ?? this.#stamps[source];
+		if (stamp?.version !== 1 || stamp.importer !== IMPORTER_VERSION || stamp.path !== source) return undefined;
+		return stamp.from === options.from ? stamp : undefined;
+	}
+
+	/** Stamps a source (saved by `save`). */
+	write(stamp: NewStamp & { readonly path: string }, options: StampOptions): void {
+		const { from, cwd, cwdGiven } = options;
+		this.#written.set(stamp.path, { version: 1, importer: IMPORTER_VERSION, from, cwd, cwdGiven, ...stamp });
+	}
+
+	/**
+	 * Saves the new stamps over what is on disk now (temp file, then rename: a torn book is never
+	 * read). Never throws: without its stamp a source is only read again next time.
+	 */
+	save(): void {
+		if (this.#written.size === 0) return;
+		const path = bookPath();
+		const temp = `${path}.${process.pid}.tmp`;
+		try {
+			const stamps = { ...readBook(), ...Object.fromEntries(this.#written) };
+			mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
+			writeFileSync(temp, JSON.stringify({ version: 1, stamps }), { mode: PRIVATE_FILE_MODE });
+			renameSync(temp, path);
+			this.#written.clear();
+		} catch {
+			rmSync(temp, { force: true });
+		}
+	}
 }
 
 /**
@@ -140,27 +194,4 @@ const CONTENT_REASONS = new Set(["empty file", "no entries in it", NO_REPLY]);
 /** True for a skip reason a stamp may say again: the source gives it whenever it is read as it is. */
 export function isContentReason(reason: string): boolean {
 	return CONTENT_REASONS.has(reason) || reason.startsWith("not a session of a known tool");
-}
-
-/** A stamp as its maker gives it (the importer and options are added when it is written). */
-export type NewStamp =
-	| Omit<Extract<SourceStamp, { kind: "file" }>, keyof StampBase>
-	| Omit<Extract<SourceStamp, { kind: "database" }>, keyof StampBase>;
-
-/**
- * Saves a stamp (temp file, then rename: a torn stamp is never read). Never throws: without its
- * stamp a source is only read again next time.
- */
-export function writeStamp(stamp: NewStamp & { readonly path: string }, options: StampOptions): void {
-	const path = stampPath(stamp.path);
-	const { from, cwd, cwdGiven } = options;
-	const whole = { version: 1, importer: IMPORTER_VERSION, from, cwd, cwdGiven, ...stamp };
-	const temp = `${path}.${process.pid}.tmp`;
-	try {
-		mkdirSync(join(importsDir(), "sources"), { recursive: true, mode: 0o700 });
-		writeFileSync(temp, JSON.stringify(whole), { mode: PRIVATE_FILE_MODE });
-		renameSync(temp, path);
-	} catch {
-		rmSync(temp, { force: true });
-	}
 }

@@ -2,13 +2,12 @@ import type { ImportResult } from "./import-run.js";
 import {
 	type FileStamp,
 	isContentReason,
-	readStamp,
+	type StampBook,
 	type StampedOutcome,
 	type StampOptions,
 	sameFile,
 	stampable,
 	stillHolds,
-	writeStamp,
 } from "./source-stamp.js";
 
 /** The result an unchanged source (or database session) gives again: what its stamp says. */
@@ -46,17 +45,28 @@ export function outcomeOf(result: ImportResult): StampedOutcome | undefined {
 }
 
 /** The result of a source file unchanged since its last import (by its stamp `now`, taken before any read), else undefined. */
-export function knownFile(path: string, now: FileStamp | null, options: StampOptions): ImportResult | undefined {
+export function knownFile(
+	book: StampBook,
+	path: string,
+	now: FileStamp | null,
+	options: StampOptions,
+): ImportResult | undefined {
 	if (now === null || !stampable(path)) return undefined;
-	const stamp = readStamp(path, options);
+	const stamp = book.read(path, options);
 	if (stamp?.kind !== "file" || !sameFile(stamp.file, now) || !stillHolds(stamp.outcome, stamp, options))
 		return undefined;
 	return resultOf(path, stamp.outcome);
 }
 
 /** Stamps a source file with what its import gave (`now`: its stamp before it was read). */
-export function stampFile(path: string, now: FileStamp | null, result: ImportResult, options: StampOptions): void {
+export function stampFile(
+	book: StampBook,
+	path: string,
+	now: FileStamp | null,
+	result: ImportResult,
+	options: StampOptions,
+): void {
 	const outcome = outcomeOf(result);
 	if (now === null || outcome === undefined || !stampable(path)) return;
-	writeStamp({ kind: "file", path, file: now, outcome }, options);
+	book.write({ kind: "file", path, file: now, outcome }, options);
 }

@@ -79,10 +79,10 @@ describe("an import with nothing new", () => {
 		cpSync(fixture("codex-01-cli-0.58-shell-reasoning.jsonl"), source);
 		const first = await importFile(source, base);
 		if (first.status !== "imported") throw new Error(first.status);
-		const stamps = join(temp.agentDir, "imports", "sources");
-		const [stampName] = readdirSync(stamps);
-		const stamp = JSON.parse(readFileSync(join(stamps, stampName!), "utf8")) as { importer: string };
-		writeFileSync(join(stamps, stampName!), JSON.stringify({ ...stamp, importer: "xcsh-import/1" }));
+		const book = join(temp.agentDir, "imports", "sources.json");
+		const stamps = JSON.parse(readFileSync(book, "utf8")) as { stamps: Record<string, { importer: string }> };
+		stamps.stamps[source]!.importer = "xcsh-import/1";
+		writeFileSync(book, JSON.stringify(stamps));
 		const older = await reads(() => importFile(source, base));
 		expect([older.files, older.value.status]).toEqual([1, "unchanged"]);
 		expect((await reads(() => importFile(source, base))).files).toBe(0);
@@ -90,7 +90,9 @@ describe("an import with nothing new", () => {
 		const gone = await reads(() => importFile(source, base));
 		expect([gone.files, gone.value.status]).toEqual([1, "imported"]);
 		if (gone.value.status !== "imported") return;
-		for (const name of readdirSync(join(temp.agentDir, "imports")).filter((n) => n.endsWith(".json")))
+		for (const name of readdirSync(join(temp.agentDir, "imports")).filter(
+			(n) => n.endsWith(".json") && n !== "sources.json",
+		))
 			rmSync(join(temp.agentDir, "imports", name));
 		const noRecord = await reads(() => importFile(source, base));
 		expect([noRecord.files, noRecord.value.status]).toEqual([1, "imported"]);
