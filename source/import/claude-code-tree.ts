@@ -91,7 +91,10 @@ export class ClaudeTree {
 		this.#items.push(item);
 		this.#known.add(item.key);
 		this.tip = item.key;
-		if (!sidechain) this.mainLeaf = item.key;
+		if (!sidechain) {
+			this.mainLeaf = item.key;
+			this.#sink.leaf?.(item.key);
+		}
 	}
 
 	/** A record with no conversational meaning (or sent as is, `body`), kept at the tip; undated ones wait for a time. */

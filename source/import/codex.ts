@@ -11,7 +11,7 @@ import {
 	SkipError,
 } from "./import-plan.js";
 import { argumentsOf, assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
-import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
+import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
@@ -203,7 +203,7 @@ class CodexReader {
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
+	return collectPlan((sink) => readCodex(textLines(text), sourcePath, options, sink));
 }
 
 /** What the first line of a rollout says: its layout and its session meta. */
@@ -215,12 +215,12 @@ function metaOf(first: Record<string, unknown>): { legacy: boolean; meta: Record
 }
 
 /** Reads a Codex rollout, sending its items to `sink` as they are final; returns the rest of its plan. */
-export function readCodex(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+export function readCodex(lines: LineSource, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
 	const reader = new CodexReader(sink);
 	let head: { legacy: boolean; meta: Record<string, unknown> & { id: string }; firstLine: number } | undefined;
 	let lastTime = "";
 	let startedAt = "";
-	const badLines = forEachSourceLine(text, (value, line) => {
+	const badLines = lines((value, line) => {
 		if (head === undefined) {
 			const { legacy, meta } = metaOf(value);
 			head = { legacy, meta, firstLine: line };

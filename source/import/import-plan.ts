@@ -77,6 +77,8 @@ export interface ItemSink {
 	item(item: PlanItem): void;
 	/** The source's id, as soon as the reader has one (it may still change before the end: the head has the last word). */
 	sourceId?(id: string): void;
+	/** The item that is now the main line's leaf (sent now or later): the last one named is the plan's `leafKey`. */
+	leaf?(key: string): void;
 }
 
 /** A plan from a reader that sends its items to a sink, by collecting them. */

@@ -91,7 +91,9 @@ export function textBlocks(text: string): TextContent[] {
 
 /** Tool arguments as an object: JSON strings are parsed, anything else is wrapped. */
 export function argumentsOf(value: unknown): Record<string, unknown> {
+	// Only text that opens an object can parse to one (a throw per free-form input cost as much as the line's parse).
 	if (typeof value === "string") {
+		if (!/^\s*\{/.test(value)) return { input: value };
 		try {
 			const parsed: unknown = JSON.parse(value);
 			if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
