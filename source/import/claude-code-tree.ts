@@ -1,6 +1,7 @@
 import { textOfContent } from "./claude-code-blocks.js";
 import type { ClaudeResponse, LooseItem } from "./claude-code-response.js";
 import { IMPORT_CUSTOM_TYPE, type ItemSink, type PlanBody, type PlanItem } from "./import-plan.js";
+import { KeyTable, KeyToKey } from "./key-table.js";
 import { ModelChanges } from "./message-build.js";
 import { isRecord, str } from "./source-lines.js";
 
@@ -28,15 +29,15 @@ export class ClaudeTree {
 	readonly #models = new ModelChanges();
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	/** A uuid read into another item (a closed response's lines, a compact summary) → that item. */
-	readonly #redirect = new Map<string, string>();
+	readonly #redirect = new KeyToKey();
 	/** An item → the side record placed right after it (conversation continues through it). */
-	readonly #through = new Map<string, string>();
+	readonly #through = new KeyToKey();
 	/** Keys of the items made. */
-	readonly #known = new Set<string>();
+	readonly #known = new KeyTable();
 	#open: ClaudeResponse | undefined;
 	#compaction: PendingCompaction | undefined;
 	#undated: Undated[] = [];
-	readonly toolNames = new Map<string, string>();
+	readonly toolNames = new KeyToKey();
 	tip: string | null = null;
 	mainLeaf: string | undefined;
 
@@ -69,7 +70,7 @@ export class ClaudeTree {
 	/** Whether a uuid was already read (a resumed session copies records with a new sessionId). */
 	has(uuid: string): boolean {
 		return (
-			this.#known.has(uuid) ||
+			this.#known.indexOf(uuid) >= 0 ||
 			this.#redirect.has(uuid) ||
 			this.#open?.holds(uuid) === true ||
 			this.#compaction?.key === uuid ||
@@ -82,7 +83,7 @@ export class ClaudeTree {
 		if (typeof parentUuid !== "string") return null;
 		let key = this.#redirect.get(parentUuid) ?? parentUuid;
 		// A parent outside this file (a subagent's first line points into the main session) starts at the tip.
-		if (!this.#known.has(key)) return this.tip;
+		if (this.#known.indexOf(key) < 0) return this.tip;
 		for (let next = this.#through.get(key); next !== undefined; next = this.#through.get(key)) key = next;
 		return key;
 	}
@@ -133,7 +134,7 @@ export class ClaudeTree {
 	}
 
 	/** Results whose response is over: each chains after the last result of the same item. */
-	readonly #resultTip = new Map<string, string>();
+	readonly #resultTip = new KeyToKey();
 
 	/** Adds the items of a tool result line whose response was closed before it. */
 	lateResults(parentUuid: unknown, items: LooseItem[], sidechain: boolean): void {
@@ -190,7 +191,7 @@ export class ClaudeTree {
 		const body: PlanBody = {
 			kind: "compaction",
 			summary,
-			firstKeptKey: kept !== undefined && this.#known.has(kept) ? kept : null,
+			firstKeptKey: kept !== undefined && this.#known.indexOf(kept) >= 0 ? kept : null,
 			tokensBefore: typeof metadata.preTokens === "number" ? metadata.preTokens : 0,
 			details,
 		};

@@ -10,6 +10,7 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
+import { KeyToKey } from "./key-table.js";
 import { argumentsOf, assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
 import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
@@ -77,7 +78,7 @@ class CodexReader {
 	model = "";
 	cwd: string | undefined;
 	#open: AssistantMessage | undefined;
-	readonly #toolNames = new Map<string, string>();
+	readonly #toolNames = new KeyToKey();
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;

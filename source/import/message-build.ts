@@ -10,6 +10,7 @@ import type {
 	UserMessage,
 } from "@mariozechner/pi-ai";
 import type { PlanItem } from "./import-plan.js";
+import { Interned, KeyMap } from "./key-table.js";
 import { epochMs } from "./source-lines.js";
 
 /** Token counts as the source gave them (missing ones are 0). */
@@ -114,11 +115,14 @@ export function argumentsOf(value: unknown): Record<string, unknown> {
  * (`withModelChanges`) or as they are read (a parent is always fed before its children).
  */
 export class ModelChanges {
-	readonly #effective = new Map<string, string>();
+	/** key → the model in effect there (a number of `#models`). */
+	readonly #effective = new KeyMap();
+	readonly #models = new Interned();
 
 	/** Sends the item to `out`, after the `model_change` it needs, if any. */
 	feed(item: PlanItem, out: (item: PlanItem) => void): void {
-		const inherited = item.parent === null ? undefined : this.#effective.get(item.parent);
+		const number = item.parent === null ? undefined : this.#effective.get(item.parent);
+		const inherited = number === undefined ? undefined : this.#models.at(number);
 		let parent = item.parent;
 		let model = inherited;
 		if (item.body.kind === "model") model = item.body.model;
@@ -128,13 +132,13 @@ export class ModelChanges {
 			if (wanted !== inherited && message.model !== "") {
 				const key = `${item.key}#model`;
 				out({ key, parent, timestamp: item.timestamp, body: { kind: "model", model: wanted } });
-				this.#effective.set(key, wanted);
+				this.#effective.set(key, this.#models.numberOf(wanted));
 				parent = key;
 				model = wanted;
 			}
 		}
 		out(parent === item.parent ? item : { ...item, parent });
-		if (model !== undefined) this.#effective.set(item.key, model);
+		if (model !== undefined) this.#effective.set(item.key, this.#models.numberOf(model));
 	}
 }
 

@@ -3,8 +3,17 @@ import type { PendingBlob } from "../session/blob-refs.js";
 import { serializeEntry } from "../session/jsonl.js";
 import { persistsAsIs, prepareForPersistence } from "../session/persist-transform.js";
 import type { FileEntry, SessionHeader } from "../session/types.js";
-import { EntryIds, entryOfItem, itemJson, linePrefix, sharedParts, sharedPayload } from "./entry-lines.js";
+import {
+	EntryIds,
+	type EntryIdsOf,
+	entryOfItem,
+	itemJson,
+	linePrefix,
+	sharedParts,
+	sharedPayload,
+} from "./entry-lines.js";
 import { IMPORT_CUSTOM_TYPE, type PlanItem } from "./import-plan.js";
+import { KeyMap } from "./key-table.js";
 import { SpillFile } from "./spill-file.js";
 
 /** Room kept before the items' lines for the header and the provenance entry, written last. */
@@ -59,7 +68,16 @@ export class SessionBody {
 	/** Bytes of lines before `#buf`'s (in the spill file). */
 	#base = 0;
 	readonly #fresh = new EntryIds();
-	readonly #ids = new Map<string, string>();
+	/** key → the number of its entry's id (`EntryIds.idOf`). */
+	readonly #ids = new KeyMap();
+	readonly #idsOf: EntryIdsOf = {
+		get: (key) => {
+			const n = this.#ids.get(key);
+			return n === undefined ? undefined : this.#fresh.idOf(n);
+		},
+	};
+	/** Ids given so far (the root's is 0). */
+	#idCount = 0;
 	/** The item that should be the leaf, as the reader last said (`leaf`), and where its line is (offsets in the lines). */
 	#leaf: { key: string; start: number; end: number; parent: boolean } | undefined;
 	/** The record's `entries` as JSON members (`"key":"id"`), made as the items are written, joined in pieces. */
@@ -91,7 +109,7 @@ export class SessionBody {
 		}
 		// Its own memory (never Node's shared pool), so it can be handed to another thread whole.
 		this.#buf = Buffer.allocUnsafeSlow(FRONT + Math.max(4096, capacity));
-		this.#rootId = this.#fresh.next();
+		this.#rootId = this.#fresh.idOf(this.#idCount++);
 	}
 
 	/** Frees the spill file, if any (once `finish`'s body is written, or when the build is given up). */
@@ -116,10 +134,11 @@ export class SessionBody {
 
 	/** Writes an item's line; its parent is the entry its parent key became (the root when it has none yet). */
 	add(item: PlanItem): void {
-		const parentId = item.parent === null ? this.#rootId : (this.#ids.get(item.parent) ?? this.#rootId);
+		const parentId = item.parent === null ? this.#rootId : (this.#idsOf.get(item.parent) ?? this.#rootId);
 		const leaf = this.#leaf;
 		if (leaf !== undefined && item.parent === leaf.key) leaf.parent = true;
-		const id = this.#fresh.next();
+		const number = this.#idCount++;
+		const id = this.#fresh.idOf(number);
 		const start = this.#at;
 		const shared = sharedPayload(item.body);
 		const key = JSON.stringify(item.key);
@@ -135,13 +154,13 @@ export class SessionBody {
 			this.#digestTail = "}]\n";
 			this.#endLine("}");
 		} else {
-			const entry = entryOfItem(item, id, parentId, this.#ids);
+			const entry = entryOfItem(item, id, parentId, this.#idsOf);
 			const parts = shared ? sharedParts(item, shared) : [itemJson(item)];
 			this.#digestText(`${this.#digestTail}${key}\n${parts.join("")}\n`);
 			this.#digestTail = "";
 			this.#write(`${serializeEntry(prepareForPersistence(entry, this.#blobs))}\n`);
 		}
-		this.#ids.set(item.key, id);
+		this.#ids.set(item.key, number);
 		if (leaf !== undefined && item.key === leaf.key) {
 			leaf.start = this.#base + start - FRONT;
 			leaf.end = this.#base + this.#at - FRONT;
