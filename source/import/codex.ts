@@ -71,7 +71,7 @@ class CodexReader {
 	/** Items not yet sent on: the open assistant message may still grow. */
 	#items: PlanItem[] = [];
 	readonly #sink: ItemSink;
-	readonly #models = new ModelChanges();
+	readonly #models: ModelChanges;
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	tip: string | null = null;
 	provider = "openai";
@@ -82,6 +82,7 @@ class CodexReader {
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
+		this.#models = new ModelChanges(sink.keys);
 	}
 
 	/** Sends on the items read so far, unless an assistant message is open (it may still change). */

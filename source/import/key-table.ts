@@ -125,8 +125,9 @@ export class KeyTable {
 export class KeyColumn {
 	#values = new Int32Array(1 << 10).fill(-1);
 
+	/** The number of key `index` (-1 for none, and for index -1). */
 	get(index: number): number {
-		return index < this.#values.length ? this.#values[index]! : -1;
+		return index >= 0 && index < this.#values.length ? this.#values[index]! : -1;
 	}
 
 	set(index: number, value: number): void {

@@ -13,7 +13,7 @@ import {
 	sharedPayload,
 } from "./entry-lines.js";
 import { IMPORT_CUSTOM_TYPE, type PlanItem } from "./import-plan.js";
-import { KeyMap } from "./key-table.js";
+import { KeyColumn, KeyTable } from "./key-table.js";
 import { SpillFile } from "./spill-file.js";
 
 /** Room kept before the items' lines for the header and the provenance entry, written last. */
@@ -68,12 +68,14 @@ export class SessionBody {
 	/** Bytes of lines before `#buf`'s (in the spill file). */
 	#base = 0;
 	readonly #fresh = new EntryIds();
+	/** The items' keys, numbered (perhaps shared with the reader, which numbers the same keys). */
+	readonly #keys: KeyTable;
 	/** key → the number of its entry's id (`EntryIds.idOf`). */
-	readonly #ids = new KeyMap();
+	readonly #ids = new KeyColumn();
 	readonly #idsOf: EntryIdsOf = {
 		get: (key) => {
-			const n = this.#ids.get(key);
-			return n === undefined ? undefined : this.#fresh.idOf(n);
+			const n = this.#ids.get(this.#keys.indexOf(key));
+			return n < 0 ? undefined : this.#fresh.idOf(n);
 		},
 	};
 	/** Ids given so far (the root's is 0). */
@@ -100,9 +102,10 @@ export class SessionBody {
 
 	/**
 	 * `capacity`: about how many bytes the lines take (the source's length will do); `spill`: build
-	 * to disk, holding only the last few MB of lines.
+	 * to disk, holding only the last few MB of lines; `keys`: the table to number the keys in.
 	 */
-	constructor(capacity: number, spill = false) {
+	constructor(capacity: number, spill = false, keys: KeyTable = new KeyTable()) {
+		this.#keys = keys;
 		if (spill) {
 			this.#spill = new SpillFile();
 			capacity = SPILL_BYTES + (SPILL_BYTES >> 2);
@@ -160,7 +163,7 @@ export class SessionBody {
 			this.#digestTail = "";
 			this.#write(`${serializeEntry(prepareForPersistence(entry, this.#blobs))}\n`);
 		}
-		this.#ids.set(item.key, number);
+		this.#ids.set(this.#keys.add(item.key), number);
 		if (leaf !== undefined && item.key === leaf.key) {
 			leaf.start = this.#base + start - FRONT;
 			leaf.end = this.#base + this.#at - FRONT;

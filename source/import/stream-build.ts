@@ -5,6 +5,7 @@ import { readCodex } from "./codex.js";
 import { detectTool } from "./detect.js";
 import { type ItemSink, type ParseOptions, type PlanHead, SkipError, type SourceTool } from "./import-plan.js";
 import { type RecordText, readImportRecord, recordTextWith } from "./import-record.js";
+import { KeyTable } from "./key-table.js";
 import { LatestTime, newSessionOf, recordFor } from "./new-session.js";
 import { NO_REPLY } from "./plan-status.js";
 import { SessionBody, type SpilledBody } from "./session-body.js";
@@ -78,9 +79,10 @@ export function buildStreamed(
 	options: ParseOptions,
 	parentSessionOf?: (sourceId: string) => string | undefined,
 ): StreamedSession<Uint8Array> | undefined {
-	const body = new SessionBody(text.length + (text.length >> 2));
+	const keys = new KeyTable();
+	const body = new SessionBody(text.length + (text.length >> 2), false, keys);
 	// A body that does not spill finishes in memory.
-	return buildFrom(textLines(text), body, sourcePath, tool, options, parentSessionOf) as
+	return buildFrom(textLines(text), body, keys, sourcePath, tool, options, parentSessionOf) as
 		| StreamedSession<Uint8Array>
 		| undefined;
 }
@@ -95,9 +97,10 @@ export function buildStreamedFile(
 	options: ParseOptions,
 	parentSessionOf?: (sourceId: string) => string | undefined,
 ): StreamedSession<SpilledBody> | undefined {
-	const body = new SessionBody(0, true);
+	const keys = new KeyTable();
+	const body = new SessionBody(0, true, keys);
 	// A body that spills finishes on disk.
-	return buildFrom(fileLines(sourcePath), body, sourcePath, tool, options, parentSessionOf) as
+	return buildFrom(fileLines(sourcePath), body, keys, sourcePath, tool, options, parentSessionOf) as
 		| StreamedSession<SpilledBody>
 		| undefined;
 }
@@ -105,6 +108,7 @@ export function buildStreamedFile(
 function buildFrom(
 	lines: LineSource,
 	body: SessionBody,
+	keys: KeyTable,
 	sourcePath: string,
 	tool: StreamTool,
 	options: ParseOptions,
@@ -122,6 +126,7 @@ function buildFrom(
 			if (importedBefore(tool, id)) throw new ImportedBefore();
 		},
 		leaf: (key) => body.leaf(key),
+		keys,
 	};
 	/** Whether the spill file (if any) went out with the session: else it is closed here. */
 	let handedOver = false;
