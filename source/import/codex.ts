@@ -12,8 +12,9 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
+import { KeyToKey } from "./key-table.js";
 import { argumentsOf, assistantOf, ModelChanges, toolResultOf, usageOf, userOf } from "./message-build.js";
-import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
+import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
@@ -87,7 +88,7 @@ class CodexReader {
 	/** Items not yet sent on: the open assistant message may still grow. */
 	#items: PlanItem[] = [];
 	readonly #sink: ItemSink;
-	readonly #models = new ModelChanges();
+	readonly #models: ModelChanges;
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	tip: string | null = null;
 	provider = "openai";
@@ -99,11 +100,12 @@ class CodexReader {
 	/** A response's usage read before any of its items (Codex 0.39–0.58 write it first). */
 	#pendingUsage: Usage | undefined;
 	readonly #usage = new CodexUsage();
-	readonly #toolNames = new Map<string, string>();
+	readonly #toolNames = new KeyToKey();
 	readonly #turns = new CodexTurns();
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
+		this.#models = new ModelChanges(sink.keys);
 	}
 
 	/** Sends on the items read so far, unless an assistant message is open (it may still change). */
@@ -269,7 +271,7 @@ class CodexReader {
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
+	return collectPlan((sink) => readCodex(textLines(text), sourcePath, options, sink));
 }
 
 /** What the first line of a rollout says: its layout and its session meta. */
@@ -281,12 +283,12 @@ function metaOf(first: Record<string, unknown>): { legacy: boolean; meta: Record
 }
 
 /** Reads a Codex rollout, sending its items to `sink` as they are final; returns the rest of its plan. */
-export function readCodex(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+export function readCodex(lines: LineSource, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
 	const reader = new CodexReader(sink);
 	let head: { legacy: boolean; meta: Record<string, unknown> & { id: string }; firstLine: number } | undefined;
 	let lastTime = "";
 	let startedAt = "";
-	const badLines = forEachSourceLine(text, (value, line) => {
+	const badLines = lines((value, line) => {
 		if (head === undefined) {
 			const { legacy, meta } = metaOf(value);
 			head = { legacy, meta, firstLine: line };
