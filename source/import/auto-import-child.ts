@@ -14,6 +14,8 @@ export type ChildReport =
 	| { readonly kind: "busy"; readonly pid: number }
 	| { readonly kind: "done"; readonly arrivals: ImportArrivals; readonly skipped: readonly SkippedSource[] };
 
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
 /** Skipped sources listed in a report at most (the count is in `arrivals`). */
 const MAX_SKIPPED_LISTED = 20;
 
@@ -22,14 +24,20 @@ const MAX_SKIPPED_LISTED = 20;
  * places, into the agent dir, one at a time across every xcsh (the auto-import lock).
  */
 export async function runAutoImport(cwd: string): Promise<ChildReport> {
-	const lock = acquireAutoImportLock();
-	if (lock.kind === "held") return { kind: "busy", pid: lock.holder.pid };
+	let release: (() => void) | undefined;
+	// Listening before the lock is taken: a signal in between would kill with the lock left behind.
 	const onSignal = (signal: NodeJS.Signals) => {
 		// A kill is safe for the import (nothing is half written); the lock goes with the process.
-		lock.release();
+		release?.();
 		process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
 	};
-	for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, onSignal);
+	for (const signal of SIGNALS) process.once(signal, onSignal);
+	const lock = acquireAutoImportLock();
+	if (lock.kind === "held") {
+		for (const signal of SIGNALS) process.off(signal, onSignal);
+		return { kind: "busy", pid: lock.holder.pid };
+	}
+	release = lock.release;
 	try {
 		const homes = autoImportHomes(cwd);
 		// No worker threads: in the background there is no hurry, and the person's xcsh needs the cores.
@@ -45,7 +53,7 @@ export async function runAutoImport(cwd: string): Promise<ChildReport> {
 			.slice(0, MAX_SKIPPED_LISTED);
 		return { kind: "done", arrivals: arrivalsOf(results), skipped };
 	} finally {
-		for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(signal, onSignal);
+		for (const signal of SIGNALS) process.off(signal, onSignal);
 		lock.release();
 	}
 }

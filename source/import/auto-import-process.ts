@@ -81,11 +81,13 @@ export function startAutoImport(cwd: string, command = autoImportCommand()): Aut
 	child.stderr.setEncoding("utf8").on("data", (data: string) => {
 		stderr += data;
 	});
+	let stopped = false;
 	const outcome = new Promise<AutoRunOutcome>((resolve) => {
 		child.on("error", (error) => resolve({ kind: "failed", reason: error.message }));
 		child.on("close", (code, signal) => {
 			const report = parseReport(stdout);
 			if (report) resolve(report);
+			else if (stopped) resolve({ kind: "failed", reason: "stopped" });
 			else if (signal) resolve({ kind: "failed", reason: `stopped by ${signal}` });
 			else resolve({ kind: "failed", reason: failureOf(stderr) || `exited with code ${code}` });
 		});
@@ -93,7 +95,9 @@ export function startAutoImport(cwd: string, command = autoImportCommand()): Aut
 	return {
 		outcome,
 		stop: () => {
-			if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			stopped = true;
+			child.kill("SIGTERM");
 		},
 	};
 }

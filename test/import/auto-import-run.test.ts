@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAutoImport } from "../../source/import/auto-import-child.js";
-import { acquireAutoImportLock } from "../../source/import/auto-import-lock.js";
+import { acquireAutoImportLock, autoImportLockPath } from "../../source/import/auto-import-lock.js";
 import { autoImportCommand, startAutoImport } from "../../source/import/auto-import-process.js";
 import { arrivalsOf, describeArrivals } from "../../source/import/auto-import-summary.js";
 import type { ImportResult } from "../../source/import/import-run.js";
@@ -98,6 +98,25 @@ describe("a background import in a child process", () => {
 		expect(await runAutoImport(project)).toEqual({ kind: "busy", pid: process.pid });
 		if (lock.kind === "acquired") lock.release();
 		expect(readdirSync(temp.agentDir)).toEqual(["imports"]);
+	});
+
+	it("stopped mid-import (xcsh quits), the child goes and so does its lock", async () => {
+		const sources = [
+			"claude-code-06-v1.0.95-older.jsonl",
+			"claude-code-07-2.1.39-parallel-calls-compaction.jsonl.gz",
+			"claude-code-08-2.1.39-parent-of-04-05-compaction.jsonl.gz",
+			"codex-02-desktop-0.104-compacted-images-redacted.jsonl",
+			"codex-04-legacy-2025-09-record-type-state.jsonl",
+			"pi-01-v1-large-session-compaction-fixture.jsonl",
+		];
+		for (const [i, name] of sources.entries())
+			placeFixture(name, join(home, ".claude", "projects", "-p", `s${i}.jsonl`));
+		const run = startAutoImport(project);
+		const lock = autoImportLockPath();
+		while (!existsSync(lock)) await new Promise((resolvePromise) => setTimeout(resolvePromise, 5));
+		run.stop();
+		expect(await run.outcome).toEqual({ kind: "failed", reason: "stopped" });
+		expect(existsSync(lock)).toBe(false);
 	});
 
 	it("says which source it skipped and why", async () => {
