@@ -1,5 +1,12 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import {
+	type StreamedItem,
+	streamContextOfPath,
+	streamedBytesOfPath,
+	type WindowedContext,
+	windowedContextOfPath,
+} from "./context-window.js";
 import type { EntryBodies } from "./entry-bodies.js";
 import {
 	type EntryShape,
@@ -359,6 +366,24 @@ export abstract class SessionEntries {
 	/** What is sent to the model at the current leaf. */
 	buildSessionContext(): SessionContext {
 		return sessionContextOfPath(this.#contextPath(), (slot) => this.#body(slot));
+	}
+
+	/**
+	 * `buildSessionContext()` with only its newest messages up to `maxTokens` read (a model's window):
+	 * a context bigger than that says how much was left on disk, to be compacted before it is sent.
+	 */
+	buildSessionContextWithin(maxTokens: number): WindowedContext {
+		return windowedContextOfPath(this.#contextPath(), (slot) => this.#body(slot), maxTokens);
+	}
+
+	/** The context's messages before the entry `untilId`, read from disk one at a time (what a compaction summarises). */
+	streamContext(untilId: string): Generator<StreamedItem> {
+		return streamContextOfPath(this.#contextPath(), (slot) => this.#body(slot), untilId);
+	}
+
+	/** The bytes `streamContext(untilId)` reads, from the skeleton. */
+	streamedContextBytes(untilId: string): number {
+		return streamedBytesOfPath(this.#contextPath(), (slot) => this.#body(slot), untilId);
 	}
 
 	/** The path `buildSessionContext` reads: root → leaf. */
