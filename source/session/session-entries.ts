@@ -38,7 +38,7 @@ import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from 
 export type { EntryShape, EntryShapes, PathShapes, SessionInitOptions };
 
 /** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
-const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
+const PINNED_CONTEXT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The in-memory session tree: entries in insertion order, an id index, labels and the movable
@@ -115,12 +115,12 @@ export abstract class SessionEntries {
 		}
 	}
 
-	/** The entry of a slot, its body read from the file if it is a skeleton. */
-	#body(slot: EntrySlot): StoredEntry {
+	/** The entry of a slot, its body read from the file if it is a skeleton (and kept a while, unless `keep` is false). */
+	#body(slot: EntrySlot, keep = true): StoredEntry {
 		if (!isLazy(slot)) return slot;
 		if (slot.pinned) return slot.pinned;
 		if (!this.#bodies) throw new Error(`Entry ${slot.id} has no file to read it from`);
-		return this.#bodies.read(slot);
+		return this.#bodies.read(slot, keep);
 	}
 
 	/** The path root → `fromId`; the last one asked for is kept (entries never move, so it stays right). */
@@ -378,7 +378,7 @@ export abstract class SessionEntries {
 
 	/** The context's messages before the entry `untilId`, read from disk one at a time (what a compaction summarises). */
 	streamContext(untilId: string): Generator<StreamedItem> {
-		return streamContextOfPath(this.#contextPath(), (slot) => this.#body(slot), untilId);
+		return streamContextOfPath(this.#contextPath(), (slot) => this.#body(slot, false), untilId);
 	}
 
 	/** The bytes `streamContext(untilId)` reads, from the skeleton. */

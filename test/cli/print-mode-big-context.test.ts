@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { estimateTokens } from "../../source/agent/compaction/token-estimate.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { CompactionEntry } from "../../source/session/types.js";
 import { writeBigSession } from "../helpers/big-session.js";
 import { type LoopbackLlmServer, startLoopbackLlmServer } from "../helpers/loopback-llm-server.js";
+import { runMeasured } from "../helpers/peak-rss.js";
 import { runCliAsync } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -19,6 +20,8 @@ const NO_KEYS: NodeJS.ProcessEnv = {
 };
 
 const LOOP_WINDOW = 32_000;
+const BIN = resolve(import.meta.dirname, "../../bin/xcsh.js");
+const MIB = 2 ** 20;
 
 /** Tokens of a request as the compaction's estimate counts them: its characters over four. */
 const requestTokens = (body: unknown): number => Math.ceil(JSON.stringify(body).length / 4);
@@ -125,5 +128,21 @@ describe("xcsh --resume <a path bigger than the model's window> -p", () => {
 		const reopened = await SessionManager.open(file, { breadcrumb: false });
 		expect(reopened.getBranch().some((entry) => entry.type === "compaction")).toBe(false);
 		await reopened.close();
+	});
+
+	it("a 200 MB path compacts and answers in bounded memory (peak RSS under 300 MiB, the file read as big)", {
+		timeout: 120_000,
+	}, async () => {
+		const file = join(temp.root, "big.jsonl");
+		const written = writeBigSession(file, 2500, 80_000, { cwd: project });
+		expect(written.bytes).toBeGreaterThan(200e6);
+		// Read at the default size threshold, as a person's 200 MB session is.
+		const { XCSH_LAZY_ABOVE_BYTES: _, ...keys } = NO_KEYS;
+		const env: NodeJS.ProcessEnv = { ...keys, XCSH_AGENT_DIR: temp.agentDir };
+		const result = await runMeasured([BIN, "--resume", file, "-p", "what next?"], { cwd: project, env });
+		expect(result.stderr).toMatch(/xcsh: Compacted [\d,]+ tokens into a summary/);
+		expect(result.status).toBe(0);
+		expect(result.stdout).toContain('You said: "what next?"');
+		expect(result.peakRssBytes / MIB).toBeLessThan(300);
 	});
 });
