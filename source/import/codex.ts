@@ -243,7 +243,20 @@ class CodexReader {
 
 	compacted(key: string, timestamp: string, payload: Record<string, unknown>): void {
 		this.#open = undefined;
+		const replaced = Array.isArray(payload.replacement_history);
 		const history = contentParts(payload.replacement_history);
+		// Without a replacement history Codex rebuilds one: the recent user messages, then the summary.
+		const prompts = replaced ? [] : this.#turns.keptPrompts();
+		if (replaced)
+			this.#turns.replaced(
+				history.flatMap((item) => {
+					if (item.role !== "user") return [];
+					const text = userContent(contentParts(item.content))
+						.flatMap((b) => (b.type === "text" ? [b.text] : []))
+						.join("\n");
+					return text === "" || INJECTED.test(text) ? [] : [text];
+				}),
+			);
 		this.add(key, timestamp, {
 			kind: "compaction",
 			summary: str(payload.message) ?? "",
@@ -263,6 +276,12 @@ class CodexReader {
 				kind: "hidden",
 				content: lines.join("\n\n"),
 				details: { replacement_history: history },
+			});
+		if (prompts.length > 0)
+			this.add(`${key}#prompts`, timestamp, {
+				kind: "hidden",
+				content: prompts.map((text) => `[user] ${text}`).join("\n\n"),
+				details: { kept_user_messages: prompts },
 			});
 	}
 }

@@ -153,4 +153,22 @@ describe("a Codex rollout resumes to what Codex's resume gives", () => {
 		expect(transcript(context).filter((t) => t === "user:run the whole suite")).toHaveLength(1);
 		expect(await leaves(result.sessionFile)).toHaveLength(1);
 	});
+
+	it("a compaction with no replacement history (older Codex) keeps the user messages Codex rebuilds it with", async () => {
+		const real = fixtureBytes("codex-01-cli-0.58-shell-reasoning.jsonl").toString("utf8").trimEnd().split("\n");
+		const summary = "Another language model started to solve this problem: the chatbot-ui is wired to LM Studio.";
+		const path = write(temp.root, [
+			...real.map((l) => JSON.parse(l) as Line),
+			line(1, "compacted", { message: summary }),
+			line(2, "event_msg", { type: "context_compacted" }),
+			userItem(3, "now write the README"),
+			line(4, "event_msg", { type: "user_message", message: "now write the README", images: [] }),
+			answer(5, "README written."),
+		]);
+		const { context } = await importAndOpen(path);
+		expect(context.messages[0]).toMatchObject({ role: "compactionSummary", summary });
+		expect(context.messages[1]!.role).toBe("custom");
+		expect(textOf(context.messages[1]!)).toMatch(/^\[user\] finish up the users work by rigging up the chatbot-ui/);
+		expect(transcript(context).slice(2)).toEqual(["user:now write the README", "assistant:README written."]);
+	});
 });
