@@ -286,6 +286,17 @@ class CodexReader {
 	}
 }
 
+/**
+ * The thread a rollout was started from: a fork names it (`forked_from_id`; Codex copies the
+ * parent's history into the new file, which is its own session, not a branch of the parent), a
+ * subagent its spawner (`source.subagent.thread_spawn.parent_thread_id`).
+ */
+function parentThreadOf(meta: Record<string, unknown>): string | undefined {
+	const source = isRecord(meta.source) && isRecord(meta.source.subagent) ? meta.source.subagent : undefined;
+	const spawn = source && isRecord(source.thread_spawn) ? source.thread_spawn : undefined;
+	return str(spawn?.parent_thread_id) ?? str(meta.forked_from_id);
+}
+
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
 	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
@@ -348,7 +359,9 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 	if (head === undefined) throw new SkipError("empty Codex rollout");
 	reader.end();
 	const cwd = reader.cwd;
+	const parent = parentThreadOf(head.meta);
 	return {
+		...(parent ? { parentSourceId: parent } : {}),
 		tool: "codex",
 		sourcePath,
 		sourceId: head.meta.id,
