@@ -245,7 +245,20 @@ class CodexReader {
 
 	compacted(key: string, timestamp: string, payload: Record<string, unknown>): void {
 		this.#open = undefined;
+		const replaced = Array.isArray(payload.replacement_history);
 		const history = contentParts(payload.replacement_history);
+		// Without a replacement history Codex rebuilds one: the recent user messages, then the summary.
+		const prompts = replaced ? [] : this.#turns.keptPrompts();
+		if (replaced)
+			this.#turns.replaced(
+				history.flatMap((item) => {
+					if (item.role !== "user") return [];
+					const text = userContent(contentParts(item.content))
+						.flatMap((b) => (b.type === "text" ? [b.text] : []))
+						.join("\n");
+					return text === "" || INJECTED.test(text) ? [] : [text];
+				}),
+			);
 		this.add(key, timestamp, {
 			kind: "compaction",
 			summary: str(payload.message) ?? "",
@@ -266,7 +279,24 @@ class CodexReader {
 				content: lines.join("\n\n"),
 				details: { replacement_history: history },
 			});
+		if (prompts.length > 0)
+			this.add(`${key}#prompts`, timestamp, {
+				kind: "hidden",
+				content: prompts.map((text) => `[user] ${text}`).join("\n\n"),
+				details: { kept_user_messages: prompts },
+			});
 	}
+}
+
+/**
+ * The thread a rollout was started from: a fork names it (`forked_from_id`; Codex copies the
+ * parent's history into the new file, which is its own session, not a branch of the parent), a
+ * subagent its spawner (`source.subagent.thread_spawn.parent_thread_id`).
+ */
+function parentThreadOf(meta: Record<string, unknown>): string | undefined {
+	const source = isRecord(meta.source) && isRecord(meta.source.subagent) ? meta.source.subagent : undefined;
+	const spawn = source && isRecord(source.thread_spawn) ? source.thread_spawn : undefined;
+	return str(spawn?.parent_thread_id) ?? str(meta.forked_from_id);
 }
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
@@ -331,7 +361,9 @@ export function readCodex(lines: LineSource, sourcePath: string, options: ParseO
 	if (head === undefined) throw new SkipError("empty Codex rollout");
 	reader.end();
 	const cwd = reader.cwd;
+	const parent = parentThreadOf(head.meta);
 	return {
+		...(parent ? { parentSourceId: parent } : {}),
 		tool: "codex",
 		sourcePath,
 		sourceId: head.meta.id,
