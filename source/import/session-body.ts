@@ -33,7 +33,7 @@ const ENTRIES_PER_PIECE = 4096;
  * file and the last few in memory), with the leaf's line moved last when it must be.
  */
 export interface SpilledBody {
-	/** Hands every byte of the session, in order, to `put`, in pieces of a few MB (`put` may keep them). */
+	/** Hands every byte of the session, in order, to `put`, in pieces of a few MB (`put` must be done with each when it returns). */
 	writeTo(put: (bytes: Uint8Array) => void): void;
 	/** Frees the spill file (call once the body is written, or given up). */
 	close(): void;
@@ -299,7 +299,7 @@ export class SessionBody {
 		const range = (from: number, to: number, put: (bytes: Uint8Array) => void) => {
 			if (from >= to) return;
 			if (from < inFile) spill.copy(from, Math.min(to, inFile), put);
-			if (to > inFile) put(Buffer.from(buf.subarray(Math.max(from, inFile) - inFile, to - inFile)));
+			if (to > inFile) put(buf.subarray(Math.max(from, inFile) - inFile, to - inFile));
 		};
 		const total = inFile + buf.length;
 		return {
