@@ -25,7 +25,7 @@ const DIGEST_PIECE = 256 << 10;
 /** A session built to disk keeps at most about this many bytes of its lines in memory. */
 const SPILL_BYTES = 8 << 20;
 
-/** The record's entries are joined into one string per this many (one small string per entry costs more than its text). */
+/** The record's entries are made into one string per this many. */
 const ENTRIES_PER_PIECE = 4096;
 
 /**
@@ -82,9 +82,8 @@ export class SessionBody {
 	#idCount = 0;
 	/** The item that should be the leaf, as the reader last said (`leaf`), and where its line is (offsets in the lines). */
 	#leaf: { key: string; start: number; end: number; parent: boolean } | undefined;
-	/** The record's `entries` as JSON members (`"key":"id"`), made as the items are written, joined in pieces. */
-	readonly #entries: string[] = [];
-	#entryPiece: string[] = [];
+	/** Entry number → its key's number: the record's `entries` are made from these at the end (a string per entry held more than the keys). */
+	readonly #entryKeys = new KeyColumn();
 	/**
 	 * What the `ItemsDigest` hashes, gathered in a buffer and hashed a piece at a time: three
 	 * hash updates per item cost more than the hashing.
@@ -163,23 +162,32 @@ export class SessionBody {
 			this.#digestTail = "";
 			this.#write(`${serializeEntry(prepareForPersistence(entry, this.#blobs))}\n`);
 		}
-		this.#ids.set(this.#keys.add(item.key), number);
+		const keyNumber = this.#keys.add(item.key);
+		this.#ids.set(keyNumber, number);
 		if (leaf !== undefined && item.key === leaf.key) {
 			leaf.start = this.#base + start - FRONT;
 			leaf.end = this.#base + this.#at - FRONT;
 		}
-		this.#entryPiece.push(`${key}:"${id}"`);
-		if (this.#entryPiece.length >= ENTRIES_PER_PIECE) this.#joinEntries();
+		this.#entryKeys.set(number, keyNumber);
 		this.#lastKey = item.key;
 		this.#count++;
 		if (item.body.kind === "message" && item.body.message.role === "assistant") this.#replied = true;
 		if (this.#spill && this.#at - FRONT >= SPILL_BYTES) this.#putAside(this.#spill);
 	}
 
-	#joinEntries(): void {
-		if (this.#entryPiece.length === 0) return;
-		this.#entries.push(this.#entryPiece.join(","));
-		this.#entryPiece = [];
+	/**
+	 * The record's `entries` as JSON, made from the keys now (pieces added up, never joined: the
+	 * string is flattened once, when it is written).
+	 */
+	#entriesJson(): string {
+		let json = "{";
+		for (let from = 1; from < this.#idCount; from += ENTRIES_PER_PIECE) {
+			const members: string[] = [];
+			for (let n = from; n < Math.min(this.#idCount, from + ENTRIES_PER_PIECE); n++)
+				members.push(`${JSON.stringify(this.#keys.keyAt(this.#entryKeys.get(n)))}:"${this.#fresh.idOf(n)}"`);
+			json += `${from === 1 ? "" : ","}${members.join(",")}`;
+		}
+		return `${json}}`;
 	}
 
 	/** Moves the lines in memory to the spill file. */
@@ -266,9 +274,7 @@ export class SessionBody {
 		this.#digestText(this.#digestTail);
 		this.#digestFlush();
 		const itemsDigest = this.#hash.digest("base64url");
-		this.#joinEntries();
-		const entriesJson = `{${this.#entries.join(",")}}`;
-		this.#entries.length = 0;
+		const entriesJson = this.#entriesJson();
 		const spill = this.#spill;
 		if (spill) return { body: this.#spilledBody(spill, head, move), entriesJson, itemsDigest, blobs: this.#blobs };
 		if (move) this.#moveLast(move.start + FRONT, move.end + FRONT);
