@@ -43,8 +43,8 @@ export interface SpilledBody {
 export interface SessionBytes {
 	/** Every line, newline-terminated, the header first: in memory, or (a session built to disk) to be written out. */
 	readonly body: Uint8Array | SpilledBody;
-	/** source key → entry id, as a JSON object. */
-	readonly entriesJson: string;
+	/** source key → entry id, as a JSON object in pieces (joined once with the rest of the record). */
+	readonly entriesJson: readonly string[];
 	/** The `ItemsDigest` of the items in the order they were added. */
 	readonly itemsDigest: string;
 	/** Images the lines refer to as blobs: stored before the session becomes visible. */
@@ -175,19 +175,16 @@ export class SessionBody {
 		if (this.#spill && this.#at - FRONT >= SPILL_BYTES) this.#putAside(this.#spill);
 	}
 
-	/**
-	 * The record's `entries` as JSON, made from the keys now (pieces added up, never joined: the
-	 * string is flattened once, when it is written).
-	 */
-	#entriesJson(): string {
-		let json = "{";
+	/** The record's `entries` as JSON, made from the keys now, in pieces (to be joined once with the rest of the record). */
+	#entriesJson(): string[] {
+		const pieces: string[] = [];
 		for (let from = 1; from < this.#idCount; from += ENTRIES_PER_PIECE) {
 			const members: string[] = [];
 			for (let n = from; n < Math.min(this.#idCount, from + ENTRIES_PER_PIECE); n++)
 				members.push(`${JSON.stringify(this.#keys.keyAt(this.#entryKeys.get(n)))}:"${this.#fresh.idOf(n)}"`);
-			json += `${from === 1 ? "" : ","}${members.join(",")}`;
+			pieces.push(`${from === 1 ? "" : ","}${members.join(",")}`);
 		}
-		return `${json}}`;
+		return ["{", ...pieces, "}"];
 	}
 
 	/** Moves the lines in memory to the spill file. */
