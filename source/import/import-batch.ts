@@ -69,12 +69,11 @@ class TempFile {
 		this.#held += bytes.length;
 	}
 
-	/** Takes lines already encoded, newline-terminated, a piece of a huge session: written once enough is held. */
+	/** Writes lines already encoded, newline-terminated, a piece of a huge session, before it returns (the bytes may be reused). */
 	stream(bytes: Uint8Array): void {
 		this.#cut();
 		this.#chunks.push(bytes);
-		this.#held += bytes.length;
-		if (this.#held > HOLD_CHARS || this.#fd !== undefined) this.#writeHeldSync();
+		this.#writeHeldSync();
 	}
 
 	/** What is held in memory to write (characters or bytes). */
@@ -219,7 +218,8 @@ export class ImportBatch {
 
 	/**
 	 * Writes a new session to `target` through `build` (which sends its lines to the sink, or
-	 * pieces of them already encoded to `put`, and returns its record and blobs); the file appears
+	 * pieces of them already encoded to `put`, written before it returns, and returns its record
+	 * and blobs); the file appears
 	 * once it is durable. Throws (leaving nothing behind) when the lines cannot be built or written.
 	 */
 	async add(

@@ -3,23 +3,62 @@
  * compactly: their characters in one byte arena, an open-addressing table of their numbers, and no
  * JavaScript string or Map entry per key. A big source has millions of keys, and a Map of them held
  * more memory than everything else an import keeps (a uuid string and its Map entry are ~100 bytes;
- * here ~50).
+ * here ~60, in pages that grow without copying).
  */
 
 const EMPTY = 0;
 
+/** Numbers are kept in pages of this many: growing never copies them, and leaves at most a page unused. */
+const PAGE_BITS = 16;
+const PAGE = 1 << PAGE_BITS;
+/** Keys' characters are kept in pages of this many bytes (a key never spans two). */
+const ARENA_PAGE = 1 << 20;
+/** Longer keys (rare) are kept as they are. */
+const MAX_ARENA_KEY = 4096;
+
+/** Int32 numbers by index, in pages allocated as they are first written; unwritten ones read as `fill`. */
+class PagedInts {
+	readonly #pages: (Int32Array | undefined)[] = [];
+	readonly #fill: number;
+
+	constructor(fill: number) {
+		this.#fill = fill;
+	}
+
+	get(index: number): number {
+		const page = this.#pages[index >>> PAGE_BITS];
+		return page === undefined ? this.#fill : page[index & (PAGE - 1)]!;
+	}
+
+	set(index: number, value: number): void {
+		const at = index >>> PAGE_BITS;
+		let page = this.#pages[at];
+		if (page === undefined) {
+			page = new Int32Array(PAGE);
+			if (this.#fill !== 0) page.fill(this.#fill);
+			// Kept a dense array (holes make every later access slower).
+			for (let i = this.#pages.length; i < at; i++) this.#pages.push(undefined);
+			this.#pages[at] = page;
+		}
+		page[index & (PAGE - 1)] = value;
+	}
+}
+
 /** A set of keys, each given a number (0, 1, 2, … in the order added). */
 export class KeyTable {
-	#arena = new Uint8Array(1 << 16);
-	#used = 0;
-	/** Key number → where its characters start in the arena (they end where the next key's start). */
-	#starts = new Int32Array(1 << 10);
-	#hashes = new Int32Array(1 << 10);
+	readonly #arena: Uint8Array[] = [];
+	/** Bytes used in the last arena page. */
+	#used = ARENA_PAGE;
+	/** Key number → where its characters are (page × ARENA_PAGE + offset) and how many; length -1: kept in `#long`. */
+	readonly #starts = new PagedInts(0);
+	readonly #lengths = new PagedInts(0);
+	readonly #hashes = new PagedInts(0);
 	/** Open addressing: key number + 1, or EMPTY. */
 	#slots = new Int32Array(1 << 11);
 	#count = 0;
-	/** Keys with a character past one byte (rare): kept as they are. */
+	/** Keys with a character past one byte, or very long (rare): kept as they are. */
 	readonly #wide = new Map<string, number>();
+	readonly #long = new Map<number, string>();
 
 	/** How many keys. */
 	get size(): number {
@@ -28,24 +67,26 @@ export class KeyTable {
 
 	/** The number of a key, or -1. */
 	indexOf(key: string): number {
-		const hash = latin1Hash(key);
+		const hash = arenaHash(key);
 		if (hash === undefined) return this.#wide.get(key) ?? -1;
 		const mask = this.#slots.length - 1;
 		for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
 			const held = this.#slots[slot]!;
 			if (held === EMPTY) return -1;
-			if (this.#hashes[held - 1] === hash && this.#equals(held - 1, key)) return held - 1;
+			if (this.#hashes.get(held - 1) === hash && this.#equals(held - 1, key)) return held - 1;
 		}
 	}
 
 	/** Adds a key (if new); returns its number. */
 	add(key: string): number {
-		const hash = latin1Hash(key);
+		const hash = arenaHash(key);
 		if (hash === undefined) {
 			const known = this.#wide.get(key);
 			if (known !== undefined) return known;
-			const index = this.#append("", 0);
+			const index = this.#count++;
+			this.#lengths.set(index, -1);
 			this.#wide.set(key, index);
+			this.#long.set(index, key);
 			return index;
 		}
 		const mask = this.#slots.length - 1;
@@ -53,7 +94,7 @@ export class KeyTable {
 		for (; ; slot = (slot + 1) & mask) {
 			const held = this.#slots[slot]!;
 			if (held === EMPTY) break;
-			if (this.#hashes[held - 1] === hash && this.#equals(held - 1, key)) return held - 1;
+			if (this.#hashes.get(held - 1) === hash && this.#equals(held - 1, key)) return held - 1;
 		}
 		const index = this.#append(key, hash);
 		this.#slots[slot] = index + 1;
@@ -63,39 +104,34 @@ export class KeyTable {
 
 	/** The key numbered `index`. */
 	keyAt(index: number): string {
-		const start = this.#starts[index]!;
-		const end = index + 1 < this.#count ? this.#starts[index + 1]! : this.#used;
-		if (start === end) for (const [key, at] of this.#wide) if (at === index) return key;
-		let key = "";
-		// In pieces: String.fromCharCode takes its arguments on the stack.
-		for (let at = start; at < end; at += 4096)
-			key += String.fromCharCode(...this.#arena.subarray(at, Math.min(end, at + 4096)));
-		return key;
+		const length = this.#lengths.get(index);
+		if (length < 0) return this.#long.get(index)!;
+		const start = this.#starts.get(index);
+		const page = this.#arena[Math.floor(start / ARENA_PAGE)]!;
+		const offset = start % ARENA_PAGE;
+		return String.fromCharCode(...page.subarray(offset, offset + length));
 	}
 
 	#equals(index: number, key: string): boolean {
-		const start = this.#starts[index]!;
-		const end = index + 1 < this.#count ? this.#starts[index + 1]! : this.#used;
-		if (end - start !== key.length) return false;
-		const arena = this.#arena;
-		for (let i = 0; i < key.length; i++) if (arena[start + i] !== key.charCodeAt(i)) return false;
+		if (this.#lengths.get(index) !== key.length) return false;
+		const start = this.#starts.get(index);
+		const page = this.#arena[Math.floor(start / ARENA_PAGE)]!;
+		const offset = start % ARENA_PAGE;
+		for (let i = 0; i < key.length; i++) if (page[offset + i] !== key.charCodeAt(i)) return false;
 		return true;
 	}
 
 	#append(key: string, hash: number): number {
 		const index = this.#count++;
-		if (index === this.#starts.length) {
-			this.#starts = grown(this.#starts, this.#starts.length * 2);
-			this.#hashes = grown(this.#hashes, this.#hashes.length * 2);
+		if (this.#used + key.length > ARENA_PAGE) {
+			this.#arena.push(new Uint8Array(ARENA_PAGE));
+			this.#used = 0;
 		}
-		if (this.#used + key.length > this.#arena.length) {
-			const arena = new Uint8Array(Math.max(this.#arena.length * 2, this.#used + key.length));
-			arena.set(this.#arena.subarray(0, this.#used));
-			this.#arena = arena;
-		}
-		this.#starts[index] = this.#used;
-		this.#hashes[index] = hash;
-		for (let i = 0; i < key.length; i++) this.#arena[this.#used + i] = key.charCodeAt(i);
+		const page = this.#arena[this.#arena.length - 1]!;
+		this.#starts.set(index, (this.#arena.length - 1) * ARENA_PAGE + this.#used);
+		this.#lengths.set(index, key.length);
+		this.#hashes.set(index, hash);
+		for (let i = 0; i < key.length; i++) page[this.#used + i] = key.charCodeAt(i);
 		this.#used += key.length;
 		return index;
 	}
@@ -104,41 +140,27 @@ export class KeyTable {
 		const slots = new Int32Array(this.#slots.length * 2);
 		const mask = slots.length - 1;
 		for (let index = 0; index < this.#count; index++) {
-			const start = this.#starts[index]!;
-			const end = index + 1 < this.#count ? this.#starts[index + 1]! : this.#used;
-			// A wide key is not in the slots.
-			if (start === end && this.#hashes[index] === 0 && this.#isWide(index)) continue;
-			let slot = this.#hashes[index]! & mask;
+			// A key kept as it is is not in the slots.
+			if (this.#lengths.get(index) < 0) continue;
+			let slot = this.#hashes.get(index) & mask;
 			while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
 			slots[slot] = index + 1;
 		}
 		this.#slots = slots;
 	}
-
-	#isWide(index: number): boolean {
-		for (const at of this.#wide.values()) if (at === index) return true;
-		return false;
-	}
 }
 
-/** A number per key of a `KeyTable` (or -1), growing as needed. */
+/** A number per key of a `KeyTable` (or -1), in pages. */
 export class KeyColumn {
-	#values = new Int32Array(1 << 10).fill(-1);
+	readonly #values = new PagedInts(-1);
 
 	/** The number of key `index` (-1 for none, and for index -1). */
 	get(index: number): number {
-		return index >= 0 && index < this.#values.length ? this.#values[index]! : -1;
+		return index < 0 ? -1 : this.#values.get(index);
 	}
 
 	set(index: number, value: number): void {
-		if (index >= this.#values.length) {
-			let length = this.#values.length * 2;
-			while (length <= index) length *= 2;
-			const values = new Int32Array(length).fill(-1);
-			values.set(this.#values);
-			this.#values = values;
-		}
-		this.#values[index] = value;
+		this.#values.set(index, value);
 	}
 }
 
@@ -184,14 +206,9 @@ export class Interned {
 	}
 }
 
-function grown(values: Int32Array, length: number): Int32Array<ArrayBuffer> {
-	const next = new Int32Array(length);
-	next.set(values);
-	return next;
-}
-
-/** FNV-1a of a string whose characters all fit in a byte; undefined when one does not. */
-function latin1Hash(key: string): number | undefined {
+/** FNV-1a of a key kept in the arena (every character fits in a byte, not too long); undefined for any other. */
+function arenaHash(key: string): number | undefined {
+	if (key.length > MAX_ARENA_KEY) return undefined;
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < key.length; i++) {
 		const code = key.charCodeAt(i);

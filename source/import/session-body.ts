@@ -25,7 +25,7 @@ const DIGEST_PIECE = 256 << 10;
 /** A session built to disk keeps at most about this many bytes of its lines in memory. */
 const SPILL_BYTES = 8 << 20;
 
-/** The record's entries are joined into one string per this many (one small string per entry costs more than its text). */
+/** The record's entries are made into one string per this many. */
 const ENTRIES_PER_PIECE = 4096;
 
 /**
@@ -33,7 +33,7 @@ const ENTRIES_PER_PIECE = 4096;
  * file and the last few in memory), with the leaf's line moved last when it must be.
  */
 export interface SpilledBody {
-	/** Hands every byte of the session, in order, to `put`, in pieces of a few MB (`put` may keep them). */
+	/** Hands every byte of the session, in order, to `put`, in pieces of a few MB (`put` must be done with each when it returns). */
 	writeTo(put: (bytes: Uint8Array) => void): void;
 	/** Frees the spill file (call once the body is written, or given up). */
 	close(): void;
@@ -43,8 +43,8 @@ export interface SpilledBody {
 export interface SessionBytes {
 	/** Every line, newline-terminated, the header first: in memory, or (a session built to disk) to be written out. */
 	readonly body: Uint8Array | SpilledBody;
-	/** source key → entry id, as a JSON object. */
-	readonly entriesJson: string;
+	/** source key → entry id, as a JSON object in pieces (joined once with the rest of the record). */
+	readonly entriesJson: readonly string[];
 	/** The `ItemsDigest` of the items in the order they were added. */
 	readonly itemsDigest: string;
 	/** Images the lines refer to as blobs: stored before the session becomes visible. */
@@ -82,9 +82,8 @@ export class SessionBody {
 	#idCount = 0;
 	/** The item that should be the leaf, as the reader last said (`leaf`), and where its line is (offsets in the lines). */
 	#leaf: { key: string; start: number; end: number; parent: boolean } | undefined;
-	/** The record's `entries` as JSON members (`"key":"id"`), made as the items are written, joined in pieces. */
-	readonly #entries: string[] = [];
-	#entryPiece: string[] = [];
+	/** Entry number → its key's number: the record's `entries` are made from these at the end (a string per entry held more than the keys). */
+	readonly #entryKeys = new KeyColumn();
 	/**
 	 * What the `ItemsDigest` hashes, gathered in a buffer and hashed a piece at a time: three
 	 * hash updates per item cost more than the hashing.
@@ -163,23 +162,29 @@ export class SessionBody {
 			this.#digestTail = "";
 			this.#write(`${serializeEntry(prepareForPersistence(entry, this.#blobs))}\n`);
 		}
-		this.#ids.set(this.#keys.add(item.key), number);
+		const keyNumber = this.#keys.add(item.key);
+		this.#ids.set(keyNumber, number);
 		if (leaf !== undefined && item.key === leaf.key) {
 			leaf.start = this.#base + start - FRONT;
 			leaf.end = this.#base + this.#at - FRONT;
 		}
-		this.#entryPiece.push(`${key}:"${id}"`);
-		if (this.#entryPiece.length >= ENTRIES_PER_PIECE) this.#joinEntries();
+		this.#entryKeys.set(number, keyNumber);
 		this.#lastKey = item.key;
 		this.#count++;
 		if (item.body.kind === "message" && item.body.message.role === "assistant") this.#replied = true;
 		if (this.#spill && this.#at - FRONT >= SPILL_BYTES) this.#putAside(this.#spill);
 	}
 
-	#joinEntries(): void {
-		if (this.#entryPiece.length === 0) return;
-		this.#entries.push(this.#entryPiece.join(","));
-		this.#entryPiece = [];
+	/** The record's `entries` as JSON, made from the keys now, in pieces (to be joined once with the rest of the record). */
+	#entriesJson(): string[] {
+		const pieces: string[] = [];
+		for (let from = 1; from < this.#idCount; from += ENTRIES_PER_PIECE) {
+			const members: string[] = [];
+			for (let n = from; n < Math.min(this.#idCount, from + ENTRIES_PER_PIECE); n++)
+				members.push(`${JSON.stringify(this.#keys.keyAt(this.#entryKeys.get(n)))}:"${this.#fresh.idOf(n)}"`);
+			pieces.push(`${from === 1 ? "" : ","}${members.join(",")}`);
+		}
+		return ["{", ...pieces, "}"];
 	}
 
 	/** Moves the lines in memory to the spill file. */
@@ -266,9 +271,7 @@ export class SessionBody {
 		this.#digestText(this.#digestTail);
 		this.#digestFlush();
 		const itemsDigest = this.#hash.digest("base64url");
-		this.#joinEntries();
-		const entriesJson = `{${this.#entries.join(",")}}`;
-		this.#entries.length = 0;
+		const entriesJson = this.#entriesJson();
 		const spill = this.#spill;
 		if (spill) return { body: this.#spilledBody(spill, head, move), entriesJson, itemsDigest, blobs: this.#blobs };
 		if (move) this.#moveLast(move.start + FRONT, move.end + FRONT);
@@ -299,7 +302,7 @@ export class SessionBody {
 		const range = (from: number, to: number, put: (bytes: Uint8Array) => void) => {
 			if (from >= to) return;
 			if (from < inFile) spill.copy(from, Math.min(to, inFile), put);
-			if (to > inFile) put(Buffer.from(buf.subarray(Math.max(from, inFile) - inFile, to - inFile)));
+			if (to > inFile) put(buf.subarray(Math.max(from, inFile) - inFile, to - inFile));
 		};
 		const total = inFile + buf.length;
 		return {

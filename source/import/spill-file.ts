@@ -16,6 +16,7 @@ export class SpillFile {
 	readonly #fd: number;
 	#size = 0;
 	#closed = false;
+	#copyBuffer: Buffer | undefined;
 
 	constructor() {
 		const path = join(tmpdir(), `xcsh-import-${process.pid}-${randomBytes(6).toString("hex")}.spill`);
@@ -35,10 +36,11 @@ export class SpillFile {
 		this.#size += bytes.length;
 	}
 
-	/** Hands the bytes at [from, to) to `put`, in fresh buffers of at most a few MB (`put` may keep them). */
+	/** Hands the bytes at [from, to) to `put`, a few MB at a time, in one buffer reused (`put` must be done with it when it returns). */
 	copy(from: number, to: number, put: (bytes: Uint8Array) => void): void {
+		this.#copyBuffer ??= Buffer.allocUnsafeSlow(COPY_BYTES);
 		for (let at = from; at < to; ) {
-			const piece = Buffer.allocUnsafeSlow(Math.min(COPY_BYTES, to - at));
+			const piece = this.#copyBuffer.subarray(0, Math.min(COPY_BYTES, to - at));
 			let filled = 0;
 			while (filled < piece.length) {
 				const n = readSync(this.#fd, piece, filled, piece.length - filled, at + filled);

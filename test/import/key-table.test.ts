@@ -13,7 +13,7 @@ describe("key tables", () => {
 			"a#1",
 			...Array.from({ length: 50_000 }, (_, i) => `${i.toString(36)}-${crypto.randomUUID()}`),
 		];
-		keys.push("ü🙂", "line:7");
+		keys.push("ü🙂", "line:7", "x".repeat(5000), `${"y".repeat(4096)}`);
 		keys.forEach((key, i) => {
 			expect(table.add(key)).toBe(i);
 		});
