@@ -12,8 +12,9 @@ export const SOURCE_TOOLS: readonly SourceTool[] = ["claude-code", "codex", "gem
  * changes. An earlier import whose items the new mapping gives differently is imported again as a
  * new session (the earlier one is left as it was); one it gives the same is unchanged or appended to.
  * 2: Claude Code responses with their parallel calls, compactions, usage, snapshot times, subagents.
+ * 3: Codex usage, prompts only in user_message events, rollbacks, <turn_aborted> notes; pi v1 kept entries.
  */
-export const IMPORTER_VERSION = "xcsh-import/2";
+export const IMPORTER_VERSION = "xcsh-import/3";
 
 /** The `customType` of every entry the importer writes that has no native equivalent. */
 export const IMPORT_CUSTOM_TYPE = "import";
