@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rename, renameSync, writeFile, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rename, renameSync, statSync, writeFile, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { getAgentDir } from "../agent-dir.js";
@@ -105,4 +105,13 @@ export async function writeImportRecordAsync(record: RecordText): Promise<void> 
 /** Makes the folder import records live in. */
 export function ensureImportsDir(): void {
 	mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
+}
+
+/** True when a record of this source session is on disk (not empty: a record torn by a crash is none). */
+export function hasImportRecord(tool: SourceTool, sourceId: string): boolean {
+	try {
+		return statSync(recordPath(tool, sourceId)).size > 0;
+	} catch {
+		return false;
+	}
 }
