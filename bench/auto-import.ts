@@ -4,7 +4,8 @@
  * Codex and pi (the repository's fixtures), with `"import": {"auto": true}` and without. Per run:
  * spawn → first frame (the boot box), spawn → welcome with the editor ready, keystroke → frame for
  * 20 keys typed while the background import runs, and (auto on) spawn → the status-line note.
- * Runs alternate on and off so a slow moment of the machine hits both; medians of fresh processes.
+ * Runs alternate on and off (in both orders) so a slow moment of the machine hits both; medians of
+ * fresh processes.
  * Run: npm run bench:auto-import (builds first)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -102,6 +103,8 @@ async function run(auto: boolean): Promise<RunFigures> {
 	} finally {
 		await term.stop();
 		rmSync(root, { recursive: true, force: true });
+		// What the last run wrote settles before the next one is timed.
+		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
 
@@ -110,8 +113,14 @@ async function main(): Promise<void> {
 	const off: RunFigures[] = [];
 	await run(false); // warm-up (file cache), not counted
 	for (let i = 0; i < RUNS; i++) {
-		off.push(await run(false));
-		on.push(await run(true));
+		// Which goes first alternates too: neither always runs right after the other.
+		if (i % 2 === 0) {
+			off.push(await run(false));
+			on.push(await run(true));
+		} else {
+			on.push(await run(true));
+			off.push(await run(false));
+		}
 		const [a, b] = [off.at(-1)!, on.at(-1)!];
 		console.log(
 			`  run ${i + 1}/${RUNS}: first frame off ${a.boot.toFixed(0)} / on ${b.boot.toFixed(0)} ms, ` +

@@ -3,12 +3,18 @@
 // (`ChildReport`) on stdout and exits.
 import { runAutoImport } from "./auto-import-child.js";
 
+// stdin is a pipe from the xcsh that started this round, which never writes to it: it ends when that
+// xcsh is gone, however it went (quit, crash, kill -9), and the round stops with it (an import
+// survives a kill; the next xcsh imports the rest). A signal is how a round stops: the lock goes too.
+process.stdin.on("end", () => process.kill(process.pid, "SIGTERM"));
+process.stdin.resume();
+
 runAutoImport(process.cwd()).then(
 	(report) => {
-		process.stdout.write(`${JSON.stringify(report)}\n`);
+		// Exits at once: the open stdin would hold the process.
+		process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0));
 	},
 	(error: unknown) => {
-		process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-		process.exitCode = 1;
+		process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`, () => process.exit(1));
 	},
 );

@@ -67,7 +67,8 @@ export function startAutoImport(cwd: string, command = autoImportCommand()): Aut
 	if (holder) return { outcome: Promise.resolve({ kind: "busy", pid: holder.pid }), stop: () => undefined };
 	if (!command)
 		return { outcome: Promise.resolve({ kind: "failed", reason: "auto-import.js is missing" }), stop: () => undefined };
-	const child = spawn(process.execPath, command, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+	// stdin: a pipe never written to, whose end tells the child this xcsh is gone (see auto-import-main).
+	const child = spawn(process.execPath, command, { cwd, stdio: ["pipe", "pipe", "pipe"] });
 	try {
 		if (child.pid !== undefined) setPriority(child.pid, CHILD_NICE);
 	} catch {

@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { autoImportCommand, startAutoImport } from "../../source/import/auto-imp
 import { arrivalsOf, describeArrivals } from "../../source/import/auto-import-summary.js";
 import type { ImportResult } from "../../source/import/import-run.js";
 import { autoImportHomes } from "../../source/import/scan.js";
+import { isProcessAlive } from "../../source/session/session-lock.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 import { placeFixture } from "./import-helpers.js";
 
@@ -51,6 +54,18 @@ describe("what a background import says it brought in", () => {
 		expect(describeArrivals(arrivalsOf([some("unchanged", "codex"), some("skipped", "pi")]))).toBeUndefined();
 	});
 });
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** Enough real sessions that an import of them is still running when the test acts. */
+const BIG_SOURCES = [
+	"claude-code-06-v1.0.95-older.jsonl",
+	"claude-code-07-2.1.39-parallel-calls-compaction.jsonl.gz",
+	"claude-code-08-2.1.39-parent-of-04-05-compaction.jsonl.gz",
+	"codex-02-desktop-0.104-compacted-images-redacted.jsonl",
+	"codex-04-legacy-2025-09-record-type-state.jsonl",
+	"pi-01-v1-large-session-compaction-fixture.jsonl",
+];
 
 describe("a background import in a child process", () => {
 	const temp = useTempAgentDir();
@@ -101,15 +116,7 @@ describe("a background import in a child process", () => {
 	});
 
 	it("stopped mid-import (xcsh quits), the child goes and so does its lock", async () => {
-		const sources = [
-			"claude-code-06-v1.0.95-older.jsonl",
-			"claude-code-07-2.1.39-parallel-calls-compaction.jsonl.gz",
-			"claude-code-08-2.1.39-parent-of-04-05-compaction.jsonl.gz",
-			"codex-02-desktop-0.104-compacted-images-redacted.jsonl",
-			"codex-04-legacy-2025-09-record-type-state.jsonl",
-			"pi-01-v1-large-session-compaction-fixture.jsonl",
-		];
-		for (const [i, name] of sources.entries())
+		for (const [i, name] of BIG_SOURCES.entries())
 			placeFixture(name, join(home, ".claude", "projects", "-p", `s${i}.jsonl`));
 		const run = startAutoImport(project);
 		const lock = autoImportLockPath();
@@ -117,6 +124,28 @@ describe("a background import in a child process", () => {
 		run.stop();
 		expect(await run.outcome).toEqual({ kind: "failed", reason: "stopped" });
 		expect(existsSync(lock)).toBe(false);
+	});
+
+	it("when the xcsh that started it is gone (kill -9), the child stops too and its lock goes", async () => {
+		for (const [i, name] of BIG_SOURCES.entries())
+			placeFixture(name, join(home, ".claude", "projects", "-p", `s${i}.jsonl`));
+		// tsx by its path: the parent runs in the project, where no node_modules are
+		const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+		const parent = spawn(process.execPath, ["--import", tsx, join(ROOT, "test/helpers/auto-parent-child.ts")], {
+			cwd: project,
+			env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
+			stdio: "ignore",
+		});
+		const lock = autoImportLockPath();
+		while (!existsSync(lock)) await new Promise((resolvePromise) => setTimeout(resolvePromise, 5));
+		const child = JSON.parse(readFileSync(lock, "utf8")).pid as number;
+		expect(child).not.toBe(parent.pid);
+		parent.kill("SIGKILL");
+		while (isProcessAlive(child)) await new Promise((resolvePromise) => setTimeout(resolvePromise, 5));
+		expect(existsSync(lock)).toBe(false);
+		// it stopped, not finished: the rest is for the next round
+		const records = readdirSync(join(temp.agentDir, "imports")).filter((name) => name.endsWith(".json"));
+		expect(records.length).toBeLessThan(BIG_SOURCES.length);
 	});
 
 	it("says which source it skipped and why", async () => {
