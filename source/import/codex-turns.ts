@@ -8,7 +8,7 @@ import type { PlanBody } from "./import-plan.js";
  * just before them (items before the first turn are kept); in the imported tree the turns that
  * follow hang from where the dropped ones started, so the dropped ones stay on a branch of their
  * own. A `user_message` event repeats the prompt of its turn for the UI: one with no prompt
- * before it in its turn has no equivalent in the history and is kept as a record. A `compacted`
+ * before it in its turn is the turn's prompt (see CodexReader.event). A `compacted`
  * record without a replacement history (older Codex) leaves Codex's resume with the recent user
  * messages and the summary (`build_compacted_history`): see `keptPrompts`.
  */

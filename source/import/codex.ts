@@ -25,7 +25,7 @@ import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lin
  * context); a `thread_rolled_back` event drops the last user turns (a branch, see CodexTurns); a
  * `turn_aborted` event changes nothing (the interrupted turn's items and the `<turn_aborted>` note
  * Codex records stay). `event_msg` agent messages and reasoning repeat response items for the UI
- * and are left out, a `user_message` event only when its prompt is in the history; every other
+ * and are left out, a `user_message` event when its prompt is in the history (else it is the prompt); every other
  * record is kept raw. Consecutive reasoning, assistant text and tool calls are one assistant
  * message; tool outputs pair with their calls by `call_id`; `token_count` events give the usage.
  */
@@ -137,9 +137,22 @@ class CodexReader {
 			case "task_started":
 				this.#turns.turnStarted();
 				break;
-			case "user_message":
+			case "user_message": {
 				if (this.#turns.echo()) return;
-				break;
+				// A prompt Codex recorded only as its UI event (Codex Desktop 0.128): the answers that
+				// follow were to it, so it is the turn's prompt here (Codex's own replay of response
+				// items would send the answers alone).
+				const images = Array.isArray(payload.images) ? payload.images : [];
+				const content = userContent([
+					...(typeof payload.message === "string" ? [{ text: payload.message }] : []),
+					...images.map((url) => ({ type: "input_image", image_url: url })),
+				]);
+				if (content.length === 0) break;
+				this.#open = undefined;
+				this.add(key, timestamp, { kind: "message", message: userOf(content, timestamp) });
+				this.#turns.echo();
+				return;
+			}
 			case "thread_rolled_back": {
 				const tip = this.#turns.rollback(typeof payload.num_turns === "number" ? payload.num_turns : 0);
 				if (tip !== undefined) {

@@ -86,20 +86,21 @@ describe("a Codex rollout resumes to what Codex's resume gives", () => {
 		expect(kept).toEqual([]);
 	});
 
-	it("prompts written only as user_message events (Codex Desktop 0.128) are kept, none sent", async () => {
+	it("prompts written only as user_message events (Codex Desktop 0.128) are the prompts of their turns", async () => {
 		const all = lines();
-		const prompts = new Set(all.filter((l) => isEvent(l, "user_message")).map(promptText));
+		const events = all.filter((l) => isEvent(l, "user_message"));
+		const prompts = new Set(events.map(promptText));
 		const path = write(
 			temp.root,
 			all.filter((l) => !isPromptItem(l, prompts)),
 		);
 		const { context, entries } = await importAndOpen(path);
-		const kept = entries.flatMap((e) => {
-			const data = (e as { data?: Line }).data;
-			return e.type === "custom" && data?.payload?.type === "user_message" ? [data] : [];
-		});
-		expect(kept.map(promptText)).toEqual([...prompts]);
-		expect(context.messages.filter((m) => m.role === "user").map(textOf)).not.toContain([...prompts][0]);
+		// Each is the question its answer follows, in the transcript and in what the model is sent (the
+		// redacted fixture marks an event's text REDACTED_MESSAGE, a response item's REDACTED_TEXT).
+		const sent = context.messages.filter((m) => m.role === "user").map(textOf);
+		expect(sent.filter((text) => text.includes("REDACTED_MESSAGE"))).toEqual(events.map((l) => l.payload?.message));
+		const raw = entries.filter((e) => (e as { data?: Line }).data?.payload?.type === "user_message");
+		expect(raw).toEqual([]);
 	});
 
 	it("a thread rollback drops the last turns from the context; they stay on their own branch", async () => {
