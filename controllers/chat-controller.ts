@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import { estimateContextTokens } from "../source/agent/compaction/token-estimate.js";
+import { describeCompaction } from "../source/render/compaction-progress.js";
 import { safeDeep, safeText } from "../source/render/safe-text.js";
 import type { AgentSession } from "../source/session/agent-session.js";
 import type { AgentSessionEvent } from "../source/session/agent-session-events.js";
@@ -291,9 +292,14 @@ export class ChatController {
 				break;
 			case "compaction_start":
 				this.#update({
+					activity: { label: describeCompaction(compactionLabel(event.reason), undefined), startedAt: Date.now() },
+				});
+				break;
+			case "compaction_progress":
+				this.#update({
 					activity: {
-						label: event.reason === "auto" ? "Compacting the context" : "Summarising",
-						startedAt: Date.now(),
+						label: describeCompaction(compactionLabel(event.reason), event.step),
+						startedAt: this.#snapshot.activity?.startedAt ?? Date.now(),
 					},
 				});
 				break;
@@ -322,6 +328,10 @@ export class ChatController {
 				break;
 		}
 	}
+}
+
+function compactionLabel(reason: "manual" | "auto"): string {
+	return reason === "auto" ? "Compacting the context" : "Summarising";
 }
 
 function textOfPartial(partial: unknown): string {

@@ -11,6 +11,8 @@ import { safeLine, safeText } from "../render/safe-text.js";
 import { AgentSession } from "../session/agent-session.js";
 import { getHistoryDbPath, HistoryStorage } from "../session/history-storage.js";
 import type { CliIo } from "./cli-io.js";
+import { printCompaction } from "./print-compaction.js";
+import { processTerminal } from "./read-progress.js";
 import { createSessionManager, type SessionFlags } from "./session-setup.js";
 
 /** Flags of `xcsh -p`. */
@@ -107,6 +109,13 @@ export async function runPrintMode(prompt: string, flags: PrintFlags, io: CliIo)
 	if (flags.model) session.setModel(model);
 	if (thinkingLevel) session.setThinkingLevel(thinkingLevel);
 	let endsWithNewline = true;
+	session.subscribe(
+		printCompaction(
+			processTerminal(),
+			(line) => io.stderr(`xcsh: ${line}\n`),
+			() => void session.abort(),
+		),
+	);
 	session.subscribe((event) => {
 		if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") {
 			// The model can repeat what a tool read: controls in it must not drive the terminal.

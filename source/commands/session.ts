@@ -35,13 +35,17 @@ export const sessionCommand: SlashCommand = {
 
 function sessionInfo({ session }: CommandContext): CommandResult {
 	const manager = session.sessionManager;
-	const entries = manager.getEntries();
-	const messages = entries.filter((e) => e.type === "message").length;
+	// From the skeleton: a big session's bodies stay on disk.
+	const entries = manager.getSkeleton();
+	let messages = 0;
+	for (const entry of entries) if (entry.type === "message") messages++;
+	// A context longer than the model's window was read back only that far: the rest counts too.
+	const context = session.messages.length + session.omittedContext.messages;
 	const lines = [
 		`Session ${manager.getSessionId()}${manager.getSessionName() ? ` "${manager.getSessionName()}"` : ""}`,
 		`File: ${manager.getSessionFile() ?? "(in memory, not saved)"}${manager.isReadOnly() ? " (read-only)" : ""}`,
 		`Project: ${manager.getCwd()}`,
-		`Entries: ${entries.length} (${messages} messages), context: ${session.messages.length} messages`,
+		`Entries: ${entries.length} (${messages} messages), context: ${context} messages`,
 		`Model: ${modelRef(session.model)}, thinking: ${session.thinkingLevel}`,
 	];
 	const headerProblem = manager.getLoadReport().headerProblem;

@@ -12,8 +12,9 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
+import { KeyToKey } from "./key-table.js";
 import { argumentsOf, assistantOf, ModelChanges, toolResultOf, usageOf, userOf } from "./message-build.js";
-import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
+import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
@@ -87,7 +88,7 @@ class CodexReader {
 	/** Items not yet sent on: the open assistant message may still grow. */
 	#items: PlanItem[] = [];
 	readonly #sink: ItemSink;
-	readonly #models = new ModelChanges();
+	readonly #models: ModelChanges;
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	tip: string | null = null;
 	provider = "openai";
@@ -99,11 +100,12 @@ class CodexReader {
 	/** A response's usage read before any of its items (Codex 0.39–0.58 write it first). */
 	#pendingUsage: Usage | undefined;
 	readonly #usage = new CodexUsage();
-	readonly #toolNames = new Map<string, string>();
+	readonly #toolNames = new KeyToKey();
 	readonly #turns = new CodexTurns();
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
+		this.#models = new ModelChanges(sink.keys);
 	}
 
 	/** Sends on the items read so far, unless an assistant message is open (it may still change). */
@@ -243,7 +245,20 @@ class CodexReader {
 
 	compacted(key: string, timestamp: string, payload: Record<string, unknown>): void {
 		this.#open = undefined;
+		const replaced = Array.isArray(payload.replacement_history);
 		const history = contentParts(payload.replacement_history);
+		// Without a replacement history Codex rebuilds one: the recent user messages, then the summary.
+		const prompts = replaced ? [] : this.#turns.keptPrompts();
+		if (replaced)
+			this.#turns.replaced(
+				history.flatMap((item) => {
+					if (item.role !== "user") return [];
+					const text = userContent(contentParts(item.content))
+						.flatMap((b) => (b.type === "text" ? [b.text] : []))
+						.join("\n");
+					return text === "" || INJECTED.test(text) ? [] : [text];
+				}),
+			);
 		this.add(key, timestamp, {
 			kind: "compaction",
 			summary: str(payload.message) ?? "",
@@ -264,12 +279,29 @@ class CodexReader {
 				content: lines.join("\n\n"),
 				details: { replacement_history: history },
 			});
+		if (prompts.length > 0)
+			this.add(`${key}#prompts`, timestamp, {
+				kind: "hidden",
+				content: prompts.map((text) => `[user] ${text}`).join("\n\n"),
+				details: { kept_user_messages: prompts },
+			});
 	}
+}
+
+/**
+ * The thread a rollout was started from: a fork names it (`forked_from_id`; Codex copies the
+ * parent's history into the new file, which is its own session, not a branch of the parent), a
+ * subagent its spawner (`source.subagent.thread_spawn.parent_thread_id`).
+ */
+function parentThreadOf(meta: Record<string, unknown>): string | undefined {
+	const source = isRecord(meta.source) && isRecord(meta.source.subagent) ? meta.source.subagent : undefined;
+	const spawn = source && isRecord(source.thread_spawn) ? source.thread_spawn : undefined;
+	return str(spawn?.parent_thread_id) ?? str(meta.forked_from_id);
 }
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
+	return collectPlan((sink) => readCodex(textLines(text), sourcePath, options, sink));
 }
 
 /** What the first line of a rollout says: its layout and its session meta. */
@@ -281,12 +313,12 @@ function metaOf(first: Record<string, unknown>): { legacy: boolean; meta: Record
 }
 
 /** Reads a Codex rollout, sending its items to `sink` as they are final; returns the rest of its plan. */
-export function readCodex(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+export function readCodex(lines: LineSource, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
 	const reader = new CodexReader(sink);
 	let head: { legacy: boolean; meta: Record<string, unknown> & { id: string }; firstLine: number } | undefined;
 	let lastTime = "";
 	let startedAt = "";
-	const badLines = forEachSourceLine(text, (value, line) => {
+	const badLines = lines((value, line) => {
 		if (head === undefined) {
 			const { legacy, meta } = metaOf(value);
 			head = { legacy, meta, firstLine: line };
@@ -329,7 +361,9 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 	if (head === undefined) throw new SkipError("empty Codex rollout");
 	reader.end();
 	const cwd = reader.cwd;
+	const parent = parentThreadOf(head.meta);
 	return {
+		...(parent ? { parentSourceId: parent } : {}),
 		tool: "codex",
 		sourcePath,
 		sourceId: head.meta.id,

@@ -69,6 +69,13 @@ class TempFile {
 		this.#held += bytes.length;
 	}
 
+	/** Writes lines already encoded, newline-terminated, a piece of a huge session, before it returns (the bytes may be reused). */
+	stream(bytes: Uint8Array): void {
+		this.#cut();
+		this.#chunks.push(bytes);
+		this.#writeHeldSync();
+	}
+
 	/** What is held in memory to write (characters or bytes). */
 	get held(): number {
 		return this.#held;
@@ -210,14 +217,18 @@ export class ImportBatch {
 	}
 
 	/**
-	 * Writes a new session to `target` through `build` (which sends its lines to the sink and
-	 * returns its record and blobs); the file appears once it is durable. Throws (leaving nothing
-	 * behind) when the lines cannot be built or written.
+	 * Writes a new session to `target` through `build` (which sends its lines to the sink, or
+	 * pieces of them already encoded to `put`, written before it returns, and returns its record
+	 * and blobs); the file appears
+	 * once it is durable. Throws (leaving nothing behind) when the lines cannot be built or written.
 	 */
 	async add(
 		target: string,
 		mtimeMs: number,
-		build: (sink: LineSink) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
+		build: (
+			sink: LineSink,
+			put: (bytes: Uint8Array) => void,
+		) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
 		prebuilt?: Uint8Array,
 	): Promise<void> {
 		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
@@ -232,7 +243,10 @@ export class ImportBatch {
 		const file = new TempFile(temp);
 		let built: { record: ImportRecord | RecordText; blobs: PendingBlob[] };
 		try {
-			built = build((line) => file.push(line));
+			built = build(
+				(line) => file.push(line),
+				(bytes) => file.stream(bytes),
+			);
 			if (prebuilt) file.hold(prebuilt);
 			file.end();
 		} catch (error) {

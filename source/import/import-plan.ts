@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { KeyTable } from "./key-table.js";
 
 /** The tools xcsh imports sessions from. */
 export type SourceTool = "claude-code" | "codex" | "gemini" | "opencode" | "pi";
@@ -78,6 +79,10 @@ export interface ItemSink {
 	item(item: PlanItem): void;
 	/** The source's id, as soon as the reader has one (it may still change before the end: the head has the last word). */
 	sourceId?(id: string): void;
+	/** The item that is now the main line's leaf (sent now or later): the last one named is the plan's `leafKey`. */
+	leaf?(key: string): void;
+	/** A table the reader numbers its keys in, shared with the sink (which numbers the same keys): one table, not one per use. */
+	readonly keys?: KeyTable;
 }
 
 /** A plan from a reader that sends its items to a sink, by collecting them. */

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildSource } from "./build-source.js";
 import { parseSource, sourceFiles } from "./detect.js";
@@ -12,7 +13,14 @@ import { importedSessionFile } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
 import { type FileStamp, fileStamp, readCounts, StampBook } from "./source-stamp.js";
 import { knownFile, stampFile } from "./stamp-results.js";
-import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
+import {
+	buildStreamed,
+	buildStreamedFile,
+	MAX_STREAM_BYTES,
+	type StreamedSession,
+	streamTool,
+	streamToolOfFile,
+} from "./stream-build.js";
 
 /** What happened to one source file. */
 export type ImportResult =
@@ -53,11 +61,19 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 		// A database is never read whole as text (importDatabase reads it).
 		if (isDatabaseSource(source)) throw new SkipError(DATABASE_ALONE);
 		readCounts.files++;
-		const text = readSourceText(source);
 		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
-		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
-		// A first import of a Claude Code or Codex source is written as it is read.
 		const parentOf = (tool: SourceTool) => (id: string) => importedSessionFile(tool, id, batch);
+		// A big first import of a Claude Code or Codex source is read from its file and built to disk.
+		const big = !options.dryRun && statSync(source).size > MAX_STREAM_BYTES;
+		const bigTool = big ? streamToolOfFile(source, options.from) : undefined;
+		if (bigTool) {
+			const built = buildStreamedFile(source, bigTool, parseOptions, parentOf(bigTool));
+			const result = built && (await addStreamed(built, source, batch));
+			if (result) return result;
+		}
+		const text = readSourceText(source);
+		const tool = options.dryRun || big ? undefined : streamTool(text, options.from);
+		// A first import of a Claude Code or Codex source is written as it is read.
 		const built = tool ? buildStreamed(text, source, tool, parseOptions, parentOf(tool)) : undefined;
 		if (built) {
 			const result = await addStreamed(built, source, batch);
@@ -76,13 +92,22 @@ async function addStreamed(
 	source: string,
 	batch: ImportBatch,
 ): Promise<ImportResult | undefined> {
-	const { head, record } = built;
-	// The same source earlier in this run: once its record is written, this one is compared to it.
-	if (batch.holds(record)) {
-		await batch.finish();
-		if (readImportRecord(record.tool, record.sourceId)) return undefined;
+	const { head, record, body } = built;
+	try {
+		// The same source earlier in this run: once its record is written, this one is compared to it.
+		if (batch.holds(record)) {
+			await batch.finish();
+			if (readImportRecord(record.tool, record.sourceId)) return undefined;
+		}
+		if (body instanceof Uint8Array) await batch.addBuilt(built.file, built.mtimeMs, body, record, built.blobs);
+		else
+			await batch.add(built.file, built.mtimeMs, (_lines, put) => {
+				body.writeTo(put);
+				return { record, blobs: built.blobs };
+			});
+	} finally {
+		if (!(body instanceof Uint8Array)) body.close();
 	}
-	await batch.addBuilt(built.file, built.mtimeMs, built.body, record, built.blobs);
 	return {
 		status: "imported",
 		source,

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "@mariozechner/pi-agent-core";
+import type { CompactionStep } from "../agent/compaction/streamed-summary.js";
 import type { SessionSwitchReason } from "../agent/extensions/types.js";
 
 /** Where a reported error came from. */
@@ -24,6 +25,8 @@ export type AgentSessionEvent =
 			tokensBefore: number;
 			summary: string;
 	  }
+	/** How far a compaction is: the older part read from disk, or the piece the model is summarising. */
+	| { type: "compaction_progress"; reason: "manual" | "auto"; step: CompactionStep }
 	| { type: "compaction_end"; reason: "manual" | "auto"; error?: string }
 	| { type: "model_change"; model: string }
 	| { type: "thinking_level_change"; thinkingLevel: string }

@@ -1,5 +1,6 @@
 import type { Agent, AgentEvent, AgentMessage, AgentTool, ThinkingLevel } from "@mariozechner/pi-agent-core";
 import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
+import { estimateTokens } from "../agent/compaction/token-estimate.js";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
 import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import { nameEndpoint } from "../agent/models/endpoint-error.js";
@@ -8,6 +9,7 @@ import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-ev
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { type CompactionResult, Compactor } from "./compactor.js";
+import type { OmittedContext } from "./context-window.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
 import { createUserMessage } from "./messages.js";
@@ -20,6 +22,15 @@ import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from 
 import type { SessionContext } from "./types.js";
 
 export type { AgentSessionOptions } from "./agent-session-options.js";
+
+/** A model that does not say its window is read back this far (the context is then never cut short of it). */
+const UNKNOWN_WINDOW_TOKENS = 1_000_000;
+
+/** The tokens of context read back at load for a model: its window. */
+function windowTokens(model: Model<Api>): number {
+	return model.contextWindow > 0 ? model.contextWindow : UNKNOWN_WINDOW_TOKENS;
+}
+
 export { type ModelResolver, modelRef } from "./model-resolver.js";
 
 /**
@@ -39,6 +50,10 @@ export class AgentSession {
 	readonly #choice: ModelChoice;
 	readonly #recorder: MessageRecorder;
 	readonly #turnHooks: AgentSessionOptions["turnHooks"];
+	/** The context's older messages left on disk at load: the path is bigger than the model's window. */
+	#omitted: OmittedContext = { messages: 0, bytes: 0 };
+	/** Set while a prompt's run (its compaction first) is under way. */
+	#running = false;
 
 	private constructor(agent: Agent, options: AgentSessionOptions) {
 		this.#agent = agent;
@@ -56,6 +71,8 @@ export class AgentSession {
 			emit: (event) => this.#emit(event),
 			settings: options.compaction ?? {},
 			rebuild: () => this.#restoreFromSession(),
+			omitted: () => this.#omitted,
+			windowTokens: () => windowTokens(this.#agent.state.model),
 		});
 		this.#extensions.onError((error) =>
 			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
@@ -134,11 +151,35 @@ export class AgentSession {
 
 	/** Sends a prompt and resolves when the agent is done (tools included); may compact afterwards. */
 	async prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
-		if (this.isStreaming) throw new Error("The agent is already working: steer it or queue a follow-up instead");
+		if (this.isStreaming || this.#running)
+			throw new Error("The agent is already working: steer it or queue a follow-up instead");
 		const refusal = this.promptRefusal;
 		if (refusal) throw new Error(refusal);
+		this.#running = true;
+		try {
+			await this.#run(text, images);
+		} finally {
+			this.#running = false;
+		}
+	}
+
+	/** What the model's context window holds after load: some of it may have been left on disk. */
+	get omittedContext(): OmittedContext {
+		return { ...this.#omitted };
+	}
+
+	async #run(text: string, images: readonly ImageContent[]): Promise<void> {
+		const user = createUserMessage(text, images);
+		try {
+			await this.#compactor.compactBeforePrompt(
+				[...this.#nextTurn, user].reduce((sum, message) => sum + estimateTokens(message), 0),
+			);
+		} catch (error) {
+			this.#emit({ type: "agent_idle" });
+			throw error;
+		}
 		this.#choice.record();
-		const messages = [...this.#nextTurn.splice(0), createUserMessage(text, images)];
+		const messages = [...this.#nextTurn.splice(0), user];
 		await this.#turnHooks?.beforeTurn();
 		try {
 			try {
@@ -179,6 +220,12 @@ export class AgentSession {
 	/** Switches model; recorded as a `model_change` (thinking drops to off if the model cannot think). */
 	setModel(model: Model<Api>): void {
 		this.#choice.setModel(model);
+		// A context cut to the old model's window is read again to the new one's.
+		if (this.#omitted.messages > 0 && !this.isStreaming) {
+			const windowed = this.#sessionManager.buildSessionContextWithin(windowTokens(model));
+			this.#agent.state.messages = windowed.context.messages;
+			this.#omitted = windowed.omitted;
+		}
 		this.#emit({ type: "model_change", model: modelRef(model) });
 		if (!model.reasoning && this.thinkingLevel !== "off") this.setThinkingLevel("off");
 	}
@@ -224,6 +271,7 @@ export class AgentSession {
 			file: this.#sessionManager.getSessionFile(),
 			leafId: this.#sessionManager.getLeafId(),
 			messages: this.#agent.state.messages.slice(),
+			omitted: this.#omitted,
 			choice: this.#choice.snapshot(),
 			sessionId: this.#agent.sessionId,
 		};
@@ -233,9 +281,8 @@ export class AgentSession {
 			await this.#sessionManager.flush();
 			await this.#sessionManager.setSessionFile(sessionPath, options);
 			this.#agent.sessionId = this.#sessionManager.getSessionId();
-			const context = this.#sessionManager.buildSessionContext();
 			await this.#announceSwitch("resume", previous.file);
-			this.#applyContext(context);
+			this.#restoreFromSession();
 		} catch (error) {
 			if (previous.file && this.#sessionManager.getSessionFile() !== previous.file) {
 				await this.#sessionManager.setSessionFile(previous.file).catch(() => undefined);
@@ -243,6 +290,7 @@ export class AgentSession {
 					this.#sessionManager.branch(previous.leafId);
 			}
 			this.#agent.state.messages = previous.messages;
+			this.#omitted = previous.omitted;
 			this.#choice.restore(previous.choice);
 			this.#agent.sessionId = previous.sessionId;
 			throw error;
@@ -351,9 +399,22 @@ export class AgentSession {
 		);
 	}
 
-	/** Rebuilds agent state from the session: messages, model (if the registry has it), thinking level. */
+	/**
+	 * Rebuilds agent state from the session: messages, model (if the registry has it), thinking level.
+	 * Only the newest messages up to the model's window are read; a path bigger than that keeps its
+	 * older part on disk, and the next prompt compacts it first.
+	 */
 	#restoreFromSession(): void {
-		this.#applyContext(this.#sessionManager.buildSessionContext());
+		const before = windowTokens(this.#agent.state.model);
+		let windowed = this.#sessionManager.buildSessionContextWithin(before);
+		this.#applyContext(windowed.context);
+		// The session's own model may have another window than the one it was opened with.
+		const after = windowTokens(this.#agent.state.model);
+		if (after !== before && (windowed.omitted.messages > 0 || after < before)) {
+			windowed = this.#sessionManager.buildSessionContextWithin(after);
+			this.#agent.state.messages = windowed.context.messages;
+		}
+		this.#omitted = windowed.omitted;
 	}
 
 	#applyContext(context: SessionContext): void {

@@ -35,8 +35,12 @@ export class EntryBodies {
 		this.#blobs = blobs;
 	}
 
-	/** The entry, complete (blob references resolved). */
-	read(lazy: LazyEntry): StoredEntry {
+	/**
+	 * The entry, complete (blob references resolved). `keep: false` reads it without keeping it among
+	 * the recent bodies: a stream over thousands of big bodies would otherwise hold the last 64 long
+	 * enough for each to outlive the young generation, and the old one fills with their garbage.
+	 */
+	read(lazy: LazyEntry, keep = true): StoredEntry {
 		const key = lazy.offset;
 		const cached = this.#recent.get(key);
 		if (cached?.id === lazy.id) {
@@ -53,6 +57,7 @@ export class EntryBodies {
 		}
 		if (entry?.id !== lazy.id) throw new SessionFileChangedError(this.#path, lazy.id);
 		resolveBlobRefsSync(entry, this.#blobs);
+		if (!keep) return entry;
 		this.#recent.set(key, entry);
 		if (this.#recent.size > RECENT_BODIES) this.#recent.delete(this.#recent.keys().next().value!);
 		return entry;

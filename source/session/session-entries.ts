@@ -1,5 +1,12 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import {
+	type StreamedItem,
+	streamContextOfPath,
+	streamedBytesOfPath,
+	type WindowedContext,
+	windowedContextOfPath,
+} from "./context-window.js";
 import type { EntryBodies } from "./entry-bodies.js";
 import {
 	type EntryShape,
@@ -31,7 +38,7 @@ import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from 
 export type { EntryShape, EntryShapes, PathShapes, SessionInitOptions };
 
 /** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
-const PINNED_CONTEXT_BYTES = 64 * 1024 * 1024;
+const PINNED_CONTEXT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The in-memory session tree: entries in insertion order, an id index, labels and the movable
@@ -108,12 +115,12 @@ export abstract class SessionEntries {
 		}
 	}
 
-	/** The entry of a slot, its body read from the file if it is a skeleton. */
-	#body(slot: EntrySlot): StoredEntry {
+	/** The entry of a slot, its body read from the file if it is a skeleton (and kept a while, unless `keep` is false). */
+	#body(slot: EntrySlot, keep = true): StoredEntry {
 		if (!isLazy(slot)) return slot;
 		if (slot.pinned) return slot.pinned;
 		if (!this.#bodies) throw new Error(`Entry ${slot.id} has no file to read it from`);
-		return this.#bodies.read(slot);
+		return this.#bodies.read(slot, keep);
 	}
 
 	/** The path root → `fromId`; the last one asked for is kept (entries never move, so it stays right). */
@@ -359,6 +366,24 @@ export abstract class SessionEntries {
 	/** What is sent to the model at the current leaf. */
 	buildSessionContext(): SessionContext {
 		return sessionContextOfPath(this.#contextPath(), (slot) => this.#body(slot));
+	}
+
+	/**
+	 * `buildSessionContext()` with only its newest messages up to `maxTokens` read (a model's window):
+	 * a context bigger than that says how much was left on disk, to be compacted before it is sent.
+	 */
+	buildSessionContextWithin(maxTokens: number): WindowedContext {
+		return windowedContextOfPath(this.#contextPath(), (slot) => this.#body(slot), maxTokens);
+	}
+
+	/** The context's messages before the entry `untilId`, read from disk one at a time (what a compaction summarises). */
+	streamContext(untilId: string): Generator<StreamedItem> {
+		return streamContextOfPath(this.#contextPath(), (slot) => this.#body(slot, false), untilId);
+	}
+
+	/** The bytes `streamContext(untilId)` reads, from the skeleton. */
+	streamedContextBytes(untilId: string): number {
+		return streamedBytesOfPath(this.#contextPath(), (slot) => this.#body(slot), untilId);
 	}
 
 	/** The path `buildSessionContext` reads: root → leaf. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { recordShare } from "../../source/export/share-registry.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { useCommandHarness } from "../helpers/command-harness.js";
+import { assistantMessage, userMessage } from "../helpers/messages.js";
 
 describe("/session", () => {
 	const { state, temp, rebuild } = useCommandHarness();
@@ -15,6 +16,20 @@ describe("/session", () => {
 		const info = (await state.controller.execute("session", "")) as { text: string };
 		expect(info.text).toContain('"lockfile bug"');
 		expect(info.text).toContain(`File: ${state.session.sessionManager.getSessionFile()}`);
+	});
+
+	it("counts the whole context of a path longer than the model's window, though only its end was read", async () => {
+		const writer = await SessionManager.create(temp.root);
+		for (let i = 0; i < 40; i++) {
+			writer.appendMessage(userMessage(`q${i} ${"q".repeat(20_000)}`));
+			writer.appendMessage(assistantMessage(`a${i} ${"a".repeat(20_000)}`));
+		}
+		const file = writer.getSessionFile()!;
+		await writer.close();
+		await rebuild(undefined, await SessionManager.open(file, { lazyAboveBytes: 0, breadcrumb: false }));
+		expect(state.session.messages.length).toBeLessThan(80);
+		const info = (await state.controller.execute("session", "")) as { text: string };
+		expect(info.text).toContain("Entries: 80 (80 messages), context: 80 messages");
 	});
 
 	it("in memory says it is not saved", async () => {

@@ -30,6 +30,8 @@ export function runMeasured(
 		child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
 		child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
 		child.on("error", reject);
+		// Nothing to read: a CLI that reads a piped stdin (`-p`) would wait on it for ever.
+		child.stdin.end();
 		child.on("close", (status) => {
 			let peakRssBytes = Number.NaN;
 			try {

@@ -1,6 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importFile } from "../../source/import/import-run.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { SessionMessageEntry, StoredEntry } from "../../source/session/types.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -152,5 +153,60 @@ describe("a Codex rollout resumes to what Codex's resume gives", () => {
 		expect(textOf(last)).toBe(note);
 		expect(transcript(context).filter((t) => t === "user:run the whole suite")).toHaveLength(1);
 		expect(await leaves(result.sessionFile)).toHaveLength(1);
+	});
+
+	it("a compaction with no replacement history (older Codex) keeps the user messages Codex rebuilds it with", async () => {
+		const real = fixtureBytes("codex-01-cli-0.58-shell-reasoning.jsonl").toString("utf8").trimEnd().split("\n");
+		const summary = "Another language model started to solve this problem: the chatbot-ui is wired to LM Studio.";
+		const path = write(temp.root, [
+			...real.map((l) => JSON.parse(l) as Line),
+			line(1, "compacted", { message: summary }),
+			line(2, "event_msg", { type: "context_compacted" }),
+			userItem(3, "now write the README"),
+			line(4, "event_msg", { type: "user_message", message: "now write the README", images: [] }),
+			answer(5, "README written."),
+		]);
+		const { context } = await importAndOpen(path);
+		expect(context.messages[0]).toMatchObject({ role: "compactionSummary", summary });
+		expect(context.messages[1]!.role).toBe("custom");
+		expect(textOf(context.messages[1]!)).toMatch(/^\[user\] finish up the users work by rigging up the chatbot-ui/);
+		expect(transcript(context).slice(2)).toEqual(["user:now write the README", "assistant:README written."]);
+	});
+
+	it("a forked rollout is a session of its own that names the one it was forked from", async () => {
+		// Hand-made: the real codex-05 as the parent, and a fork of it as Codex writes one (a new
+		// session_meta with `forked_from_id`, the parent's history copied, then the fork's own turn).
+		const parentLines = fixtureBytes("codex-05-vscode-0.39-patch-apply.jsonl").toString("utf8").trimEnd().split("\n");
+		const meta = JSON.parse(parentLines[0]!) as Line & { payload: Record<string, unknown> };
+		const parentId = String(meta.payload.id);
+		const forkMeta = {
+			...meta,
+			payload: { ...meta.payload, id: "0199fork-0000-7000-8000-000000000001", forked_from_id: parentId },
+		};
+		const dir = join(temp.root, "sessions");
+		mkdirSync(dir, { recursive: true });
+		const parentPath = join(dir, "rollout-2025-09-20T10-00-00-parent.jsonl");
+		writeFileSync(parentPath, `${parentLines.join("\n")}\n`);
+		const forkPath = join(dir, "rollout-2025-09-21T10-00-00-fork.jsonl");
+		const fork = [
+			forkMeta,
+			...parentLines.slice(1).map((l) => JSON.parse(l) as Line),
+			userItem(1, "try the fork"),
+			answer(2, "Forked."),
+		];
+		writeFileSync(forkPath, `${fork.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const parent = await importFile(parentPath, { from: "auto", dryRun: false, cwd: temp.root, cwdGiven: false });
+		const child = await importFile(forkPath, { from: "auto", dryRun: false, cwd: temp.root, cwdGiven: false });
+		if (parent.status === "skipped" || child.status === "skipped") throw new Error("skipped");
+		const manager = await SessionManager.open(child.sessionFile, { breadcrumb: false, mustExist: true });
+		try {
+			const provenance = manager.getEntries()[0] as unknown as { data: { parentSourceId?: string } };
+			expect(provenance.data.parentSourceId).toBe(parentId);
+			expect(manager.getHeader().parentSession).toBe(parent.sessionFile);
+			expect(textOf(manager.buildSessionContext().messages.at(-1)!)).toBe("Forked.");
+		} finally {
+			await manager.close();
+		}
+		expect(await leaves(child.sessionFile)).toHaveLength(1);
 	});
 });

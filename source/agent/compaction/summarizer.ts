@@ -8,6 +8,8 @@ export interface SummaryRequest {
 	model: Model<Api>;
 	apiKey?: string;
 	messages: readonly AgentMessage[];
+	/** The conversation already serialised (a piece of a stream); `messages` is then ignored. */
+	conversation?: string;
 	kind: "compaction" | "branch";
 	instructions?: string;
 	previousSummary?: string;
@@ -25,12 +27,13 @@ const SYSTEM_PROMPTS = {
 		"so the conversation can continue elsewhere with that knowledge.",
 } as const;
 
-const SUMMARY_MAX_TOKENS = 4096;
+/** The most a summary is asked to take (a piece's request leaves room for it and the summary before). */
+export const SUMMARY_MAX_TOKENS = 4096;
 
 /** The user message a summarising model gets. */
 function buildSummaryPrompt(request: Omit<SummaryRequest, "model" | "apiKey" | "signal">): string {
 	const parts = [
-		`Summarize this conversation.\n\n<conversation>\n${serializeConversation(request.messages)}\n</conversation>`,
+		`Summarize this conversation.\n\n<conversation>\n${request.conversation ?? serializeConversation(request.messages)}\n</conversation>`,
 	];
 	if (request.previousSummary)
 		parts.push(`<previous-summary>\n${request.previousSummary}\n</previous-summary>\nMerge it into the new summary.`);
