@@ -149,15 +149,18 @@ export class StampBook {
 	}
 
 	/**
-	 * Saves the new stamps over what is on disk now (temp file, then rename: a torn book is never
-	 * read). Never throws: without its stamp a source is only read again next time.
+	 * Saves the new stamps over what is on disk now, less those of sources that are gone (temp
+	 * file, then rename: a torn book is never read). Never throws: without its stamp a source is
+	 * only read again next time.
 	 */
 	save(): void {
 		if (this.#written.size === 0) return;
 		const path = bookPath();
 		const temp = `${path}.${process.pid}.tmp`;
 		try {
-			const stamps = { ...readBook(), ...Object.fromEntries(this.#written) };
+			// A source gone since (agents delete old sessions) drops out, so the book does not grow forever.
+			const kept = Object.entries(readBook()).filter(([source]) => fileStamp(source) !== null);
+			const stamps = { ...Object.fromEntries(kept), ...Object.fromEntries(this.#written) };
 			mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
 			writeFileSync(temp, JSON.stringify({ version: 1, stamps }), { mode: PRIVATE_FILE_MODE });
 			renameSync(temp, path);

@@ -12,7 +12,7 @@ import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 // name, a record.
 
 const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
-const SOURCES = 120;
+const SOURCES = 150;
 const base = { from: "auto" as const, dryRun: false, cwd: "/projects/fallback", cwdGiven: false };
 
 /** A Claude Code session of `turns` exchanges (tens of KB each), under its own session id. */
@@ -74,8 +74,8 @@ describe("an import killed at any moment", () => {
 	});
 
 	/** Runs the import child and SIGKILLs it as soon as the agent dir shows `moment`; true when it was killed before it finished. */
-	async function importAndKill(corpus: string, moment: Moment): Promise<boolean> {
-		const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/import-child.ts", corpus], {
+	async function importAndKill(paths: string[], moment: Moment): Promise<boolean> {
+		const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/import-child.ts", ...paths], {
 			cwd: PROJECT_ROOT,
 			env: { ...process.env, XCSH_AGENT_DIR: temp.agentDir },
 			stdio: ["ignore", "pipe", "inherit"],
@@ -135,10 +135,13 @@ describe("an import killed at any moment", () => {
 	it.each<Moment>(["temp file", "journal", "session", "record"])(
 		"killed once it wrote a %s: no half-written session, and the next run cleans up and completes",
 		async (moment) => {
+			// Two folders, imported one after the other by the child: the kill lands in the first.
 			const corpus = join(temp.root, "corpus");
-			mkdirSync(corpus);
-			for (let i = 0; i < SOURCES; i++)
-				writeFileSync(join(corpus, `${String(i).padStart(3, "0")}.jsonl`), claudeSession(i, 2 + (i % 5)));
+			for (let i = 0; i < SOURCES; i++) {
+				const dir = join(corpus, i < SOURCES * 0.7 ? "a" : "b");
+				mkdirSync(dir, { recursive: true });
+				writeFileSync(join(dir, `${String(i).padStart(3, "0")}.jsonl`), claudeSession(i, 2 + (i % 5)));
+			}
 			// What a clean import gives: the lines of each source's session.
 			const clean = join(temp.root, "clean");
 			const previous = process.env.XCSH_AGENT_DIR;
@@ -154,7 +157,7 @@ describe("an import killed at any moment", () => {
 			}
 			expect(lines.size).toBe(SOURCES);
 
-			const killed = await importAndKill(corpus, moment);
+			const killed = await importAndKill([join(corpus, "a"), join(corpus, "b")], moment);
 			expect(killed).toBe(true);
 			expectWholeSessions(temp.agentDir, lines);
 
@@ -166,6 +169,6 @@ describe("an import killed at any moment", () => {
 			expect(expectWholeSessions(temp.agentDir, lines).sort()).toEqual([...lines.keys()].sort());
 			expect((await importPaths([corpus], base)).every((r) => r.status === "unchanged")).toBe(true);
 		},
-		60_000,
+		120_000,
 	);
 });

@@ -98,6 +98,20 @@ describe("an import with nothing new", () => {
 		expect([noRecord.files, noRecord.value.status]).toEqual([1, "imported"]);
 	});
 
+	it("forgets the stamp of a source that is gone once it saves new ones", async () => {
+		const gone = join(temp.root, "gone.jsonl");
+		const kept = join(temp.root, "kept.jsonl");
+		cpSync(fixture("codex-01-cli-0.58-shell-reasoning.jsonl"), gone);
+		await importFile(gone, base);
+		rmSync(gone);
+		cpSync(fixture("pi-02-v3-small-fixture-provider.jsonl"), kept);
+		await importFile(kept, base);
+		const book = JSON.parse(readFileSync(join(temp.agentDir, "imports", "sources.json"), "utf8")) as {
+			stamps: Record<string, unknown>;
+		};
+		expect(Object.keys(book.stamps)).toEqual([kept]);
+	});
+
 	it("says a skip that comes from the file's content again without reading it; other options read it", async () => {
 		const source = join(temp.root, "no-reply.jsonl");
 		const lines = readFileSync(fixture("claude-code-01-short-thinking-tools.jsonl"), "utf8").split("\n");
