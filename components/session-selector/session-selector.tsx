@@ -77,7 +77,8 @@ function sessionRowLine(
 	const roomFor = (extra: number) => width - PREFIX_WIDTH - extra - 2 >= MIN_LABEL_WIDTH;
 	const safeCwd = showCwd ? safeLine(session.cwd) : "";
 	const cwdWidth = showCwd ? Math.min(safeCwd.length, Math.max(10, Math.floor(width / 4))) : 0;
-	const cwd = showCwd && roomFor(cwdWidth + 2) ? `  ${clipStart(safeCwd, cwdWidth)}` : "";
+	// The time column can be full ("2026-02-10", "10 min ago"): a space after the project keeps them apart.
+	const cwd = showCwd && roomFor(cwdWidth + 3) ? `  ${clipStart(safeCwd, cwdWidth)} ` : "";
 	const meta = roomFor(cwd.length + time.length + count.length)
 		? time + count
 		: roomFor(cwd.length + time.length)

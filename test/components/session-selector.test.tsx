@@ -234,6 +234,18 @@ describe("SessionSelector", () => {
 		expect(frame).toContain("/work/project-1");
 	});
 
+	it("keeps a space between the project and a time as wide as its column (a date, 10 min ago)", async () => {
+		const old = new Date("2026-02-10T12:00:00.000Z");
+		const sessions = fakeSessions(2).map((s, i) => ({
+			...s,
+			modified: i === 0 ? old : new Date(Date.now() - 10 * 60_000),
+		}));
+		const ui = await show(setup({ scope: "all", sessions }), (f) => f.includes("2026-02-10"));
+		const frame = plain(ui.lastFrame());
+		expect(frame).toMatch(/\/work\/project-0 +2026-02-10/);
+		expect(frame).toMatch(/\/work\/project-1 +10 min ago/);
+	});
+
 	it("keeps the selection on the same session when the list reloads", async () => {
 		const props = setup();
 		const ui = await show(props);
