@@ -12,6 +12,9 @@ import { join, resolve } from "node:path";
 import { type BigTool, writeBigSource } from "./import-big-data.js";
 
 const root = mkdtempSync(join(process.env.BENCH_BIG_DIR ?? tmpdir(), "xcsh-bench-import-big-"));
+// The big files go however the run ends (a failed run, Ctrl-C).
+process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 const SIZES = (process.env.BENCH_BIG_SIZES ?? "100,1024").split(",").map(Number);
 const TOOLS = (process.env.BENCH_BIG_TOOLS ?? "claude-code,codex").split(",") as BigTool[];

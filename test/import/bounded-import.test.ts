@@ -29,27 +29,31 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("a big source imported in bounded memory", () => {
 	useTempAgentDir();
 
-	it.each<BigTool>(["claude-code", "codex"])("%s: the session and record the whole-source plan gives", async (tool) => {
-		const path = join(root, `${tool}-big.jsonl`);
-		const size = writeBigSource(tool, path, MAX_STREAM_BYTES + 8 * MB);
-		expect(size).toBeGreaterThan(MAX_STREAM_BYTES);
-		const result = await importFile(path, { from: "auto", dryRun: false, cwd: options.fallbackCwd, cwdGiven: false });
-		if (result.status !== "imported") throw new Error(`not imported: ${JSON.stringify(result)}`);
+	it.each<BigTool>(["claude-code", "codex"])(
+		"%s: the session and record the whole-source plan gives",
+		async (tool) => {
+			const path = join(root, `${tool}-big.jsonl`);
+			const size = writeBigSource(tool, path, MAX_STREAM_BYTES + 8 * MB);
+			expect(size).toBeGreaterThan(MAX_STREAM_BYTES);
+			const result = await importFile(path, { from: "auto", dryRun: false, cwd: options.fallbackCwd, cwdGiven: false });
+			if (result.status !== "imported") throw new Error(`not imported: ${JSON.stringify(result)}`);
 
-		const text = readFileSync(path, "utf8");
-		const plan = parseSource(text, path, "auto", options);
-		const lines: string[] = [];
-		const { record } = buildNewSession(plan, newSession(plan), (line) => lines.push(line));
-		const written = readFileSync(result.sessionFile, "utf8");
-		expect(entryShape(written)).toEqual(entryShape(`${lines.join("\n")}\n`));
-		const saved = readImportRecord(plan.tool, plan.sourceId);
-		if (saved?.version !== 2) throw new Error("no v2 record");
-		expect(saved.itemsDigest).toBe(record.itemsDigest);
-		expect(Object.keys(saved.entries)).toEqual(Object.keys(record.entries));
-		expect(result.entries).toBe(plan.items.length + 1);
-		expect(result.unreadableLines).toEqual(plan.badLines);
-		rmSync(path);
-	});
+			const text = readFileSync(path, "utf8");
+			const plan = parseSource(text, path, "auto", options);
+			const lines: string[] = [];
+			const { record } = buildNewSession(plan, newSession(plan), (line) => lines.push(line));
+			const written = readFileSync(result.sessionFile, "utf8");
+			expect(entryShape(written)).toEqual(entryShape(`${lines.join("\n")}\n`));
+			const saved = readImportRecord(plan.tool, plan.sourceId);
+			if (saved?.version !== 2) throw new Error("no v2 record");
+			expect(saved.itemsDigest).toBe(record.itemsDigest);
+			expect(Object.keys(saved.entries)).toEqual(Object.keys(record.entries));
+			expect(result.entries).toBe(plan.items.length + 1);
+			expect(result.unreadableLines).toEqual(plan.badLines);
+			rmSync(path);
+		},
+		180_000,
+	);
 });
 
 describe("the built CLI importing a big source", () => {
@@ -71,5 +75,6 @@ describe("the built CLI importing a big source", () => {
 			expect(run.peakRssBytes - base.peakRssBytes).toBeLessThan(size * 1.5);
 			rmSync(path);
 		},
+		180_000,
 	);
 });

@@ -14,15 +14,12 @@ describe("key tables", () => {
 			...Array.from({ length: 50_000 }, (_, i) => `${i.toString(36)}-${crypto.randomUUID()}`),
 		];
 		keys.push("ü🙂", "line:7", "x".repeat(5000), `${"y".repeat(4096)}`);
-		keys.forEach((key, i) => {
-			expect(table.add(key)).toBe(i);
-		});
+		const numbers = keys.map((key) => table.add(key));
+		expect(numbers).toEqual(keys.map((_, i) => i));
 		expect(table.size).toBe(keys.length);
-		for (const [i, key] of keys.entries()) {
-			expect(table.indexOf(key)).toBe(i);
-			expect(table.add(key)).toBe(i);
-			expect(table.keyAt(i)).toBe(key);
-		}
+		expect(keys.map((key) => table.indexOf(key))).toEqual(numbers);
+		expect(keys.map((key) => table.add(key))).toEqual(numbers);
+		expect(numbers.map((i) => table.keyAt(i))).toEqual(keys);
 		expect(table.indexOf("absent")).toBe(-1);
 		expect(table.indexOf("日本語")).toBe(-1);
 	});
@@ -39,8 +36,8 @@ describe("key tables", () => {
 			strings.set(key, `v${i % 11}`);
 			expectedStrings.set(key, `v${i % 11}`);
 		}
-		for (const [key, value] of expectedNumbers) expect(numbers.get(key)).toBe(value);
-		for (const [key, value] of expectedStrings) expect(strings.get(key)).toBe(value);
+		expect(new Map([...expectedNumbers.keys()].map((key) => [key, numbers.get(key)]))).toEqual(expectedNumbers);
+		expect(new Map([...expectedStrings.keys()].map((key) => [key, strings.get(key)]))).toEqual(expectedStrings);
 		expect(numbers.get("nope")).toBeUndefined();
 		expect(strings.has("nope")).toBe(false);
 	});
