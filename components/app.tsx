@@ -28,11 +28,12 @@ export interface AppProps {
 
 /** The full-screen app: renders the screen the app controller says and sends keys back to it. */
 export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
-	const { app, chat, commands, input, selector, search, view, viewport } = runtime;
+	const { app, chat, commands, input, selector, search, view, viewport, autoImport } = runtime;
 	const state = useSyncExternalStore(app.subscribe, app.getSnapshot);
 	const snapshot = useSyncExternalStore(chat.subscribe, chat.getSnapshot);
 	const picker = useSyncExternalStore(selector.subscribe, selector.getSnapshot);
 	const scroll = useSyncExternalStore(viewport.subscribe, viewport.getSnapshot);
+	const imported = useSyncExternalStore(autoImport.subscribe, autoImport.getSnapshot);
 	const { columns, rows } = useTerminalSize();
 	const { screen } = state;
 	const busy = snapshot.streaming || snapshot.activity !== undefined;
@@ -210,7 +211,7 @@ export function App({ runtime, onExit, initialScreen = "chat" }: AppProps) {
 				/>
 			</Box>
 			<Box flexShrink={0}>
-				<StatusLine status={snapshot.status} width={columns} />
+				<StatusLine status={snapshot.status} width={columns} note={imported.note} />
 			</Box>
 		</Box>
 	);

@@ -6,6 +6,8 @@ import { safeLine } from "../source/render/safe-text.js";
 export interface StatusLineProps {
 	readonly status: ChatStatus;
 	readonly width: number;
+	/** A passing note (what a background import brought in), shown after the rest. */
+	readonly note?: string | undefined;
 }
 
 function compact(n: number): string {
@@ -14,8 +16,8 @@ function compact(n: number): string {
 	return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** Model, thinking level, session, tokens and cost so far, context-window use. */
-export function StatusLine({ status, width }: StatusLineProps) {
+/** Model, thinking level, session, tokens and cost so far, context-window use, and a passing note. */
+export function StatusLine({ status, width, note }: StatusLineProps) {
 	const context = status.contextPercent === undefined ? "" : ` · ctx ${status.contextPercent}%`;
 	return (
 		<Box width={width}>
@@ -24,6 +26,7 @@ export function StatusLine({ status, width }: StatusLineProps) {
 				{status.thinking !== "off" ? ` · thinking ${status.thinking}` : ""} · {safeLine(status.session)} · ↑
 				{compact(status.inputTokens)} ↓{compact(status.outputTokens)} · ${status.cost.toFixed(3)}
 				{context}
+				{note ? ` · ${safeLine(note)}` : ""}
 			</Text>
 		</Box>
 	);

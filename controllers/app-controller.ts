@@ -287,6 +287,13 @@ export class AppController {
 		this.#show({ kind: "locked", path, message });
 	}
 
+	/** Sessions came in from elsewhere (a background import): the picker or search on screen lists them. */
+	sessionsArrived(): void {
+		const { kind } = this.#snapshot.screen;
+		if (kind === "resume") void this.#o.selector.load();
+		else if (kind === "search") void this.#o.search.refresh();
+	}
+
 	/** Escape on a picker: stops the session it is reading, else back to the chat. */
 	leavePicker(): void {
 		if (!this.#o.selector.stopReading()) this.showChat();

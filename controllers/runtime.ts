@@ -10,11 +10,14 @@ import { exportSessionToHtml } from "../source/export/html/index.js";
 import { openInBrowser } from "../source/export/open-browser.js";
 import { shareSession } from "../source/export/share.js";
 import { describeShareDestination } from "../source/export/share-destination.js";
+import { startAutoImport } from "../source/import/auto-import-process.js";
+import { readAutoSetting } from "../source/import/auto-setting.js";
 import { AgentSession } from "../source/session/agent-session.js";
 import { readOnlyMessage } from "../source/session/agent-session-options.js";
 import { HistoryStorage } from "../source/session/history-storage.js";
 import type { SessionManager } from "../source/session/session-manager.js";
 import { AppController } from "./app-controller.js";
+import { AutoImportController } from "./auto-import-controller.js";
 import { ChatController } from "./chat-controller.js";
 import { CommandController } from "./command-controller.js";
 import type { EarlyPickerController } from "./early-picker.js";
@@ -37,6 +40,8 @@ export interface AppRuntime {
 	readonly selector: SelectorController;
 	readonly search: SearchController;
 	readonly viewport: TranscriptViewport;
+	/** The background import's note for the status line. */
+	readonly autoImport: AutoImportController;
 	/** Stops the agent, flushes and closes the session and the history. */
 	readonly dispose: () => Promise<void>;
 }
@@ -56,6 +61,14 @@ export interface RuntimeOptions {
 
 /** How long after the runtime is built the project's first checkpoint snapshot starts. */
 const CHECKPOINT_WARM_UP_MS = 300;
+/** How long after the runtime is built the first background import starts (when auto import is on). */
+const AUTO_IMPORT_DELAY_MS = 1000;
+
+/** `XCSH_AUTO_IMPORT_INTERVAL_MS=n`: the time between background imports (tests); else the default. */
+function autoImportInterval(): { intervalMs?: number } {
+	const n = Number(process.env.XCSH_AUTO_IMPORT_INTERVAL_MS ?? Number.NaN);
+	return Number.isInteger(n) && n > 0 ? { intervalMs: n } : {};
+}
 
 /** Builds the session, agent and controllers behind the UI (loads the LLM layer). */
 export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime> {
@@ -150,8 +163,19 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 	// first frame, and the app's own frame follows on the next ticks); unref'd: it never holds exit.
 	const warmUp = setTimeout(() => void checkpoints.prepare(), CHECKPOINT_WARM_UP_MS);
 	warmUp.unref();
+	// Other agents' new sessions, in a child process once the app is up (only with auto import on).
+	const autoImport = new AutoImportController({
+		cwd: options.cwd,
+		readSetting: () => readAutoSetting(),
+		startRun: (cwd) => startAutoImport(cwd),
+		onArrived: () => app.sessionsArrived(),
+		onSettingProblem: (text) => chat.notice("warning", text),
+		...autoImportInterval(),
+	});
+	autoImport.start(AUTO_IMPORT_DELAY_MS);
 	const dispose = async () => {
 		clearTimeout(warmUp);
+		autoImport.dispose();
 		await search.dispose();
 		chat.dispose();
 		await session.dispose();
@@ -159,5 +183,5 @@ export async function buildRuntime(options: RuntimeOptions): Promise<AppRuntime>
 		await history.close();
 	};
 	const view = viewOf(() => session.sessionManager);
-	return { view, app, chat, commands, input, selector, search, viewport, dispose };
+	return { view, app, chat, commands, input, selector, search, viewport, autoImport, dispose };
 }

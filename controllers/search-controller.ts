@@ -164,6 +164,11 @@ export class SearchController {
 		this.#run();
 	}
 
+	/** Brings the index up to date and answers again (sessions came in while the screen is open). */
+	refresh(): Promise<void> {
+		return this.#refresh();
+	}
+
 	#openIndex(): SearchIndex | undefined {
 		if (this.#index === undefined && !this.#disposed) {
 			try {

@@ -34,12 +34,14 @@ const yogaWithoutFetch = {
 rmSync("dist", { recursive: true, force: true });
 await build({
 	// The index's parser thread, the importer's builders and a big session's first read are their
-	// own entries: a worker is started from a file, next to the chunks.
+	// own entries: a worker is started from a file, next to the chunks. So is the background
+	// import's child process (auto import).
 	entryPoints: {
 		main: "source/main.ts",
 		"scan-worker": "source/index/scan-worker.ts",
 		"import-worker": "source/import/import-worker.ts",
 		"skeleton-worker": "source/session/skeleton-worker.ts",
+		"auto-import": "source/import/auto-import-main.ts",
 	},
 	outdir: "dist",
 	bundle: true,

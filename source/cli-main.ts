@@ -30,6 +30,7 @@ const HELP = `
     $ xcsh import <file|dir>…                   Bring Claude Code, Codex, Gemini CLI or pi sessions into xcsh
                                                 (--from <tool>, --dry-run, --json, --cwd <dir> for Gemini's project)
     $ xcsh import --scan                        List the other agents' sessions found in their usual places
+    $ xcsh import --scan --auto on|off          Import what is new there in the background while xcsh runs (off by default)
 
   Options
     -p, --print          Non-interactive: send the prompt, print the answer, exit
@@ -68,6 +69,7 @@ const HELP = `
     --from <tool>        import: claude-code, codex, gemini, opencode, pi or auto (default: detected per file)
     --cwd <dir>          import: the project for sessions that keep no working directory (Gemini CLI)
     --scan               import: look in ~/.claude, ~/.codex, ~/.gemini, opencode's and pi's folders
+    --auto on|off        import --scan: a running xcsh imports what is new there in the background
     --help               Show this help
     --version            Show the version
 
@@ -110,6 +112,7 @@ const FLAGS = {
 	from: { type: "string" },
 	cwd: { type: "string" },
 	scan: { type: "boolean", default: false },
+	auto: { type: "string" },
 } as const;
 
 // Unknown flags are allowed through meow and refused in main() with one line (meow's own message takes two).
@@ -306,8 +309,8 @@ async function main(): Promise<number> {
 		case "import": {
 			const { runImportCommand } = await import("./cli/import-command.js");
 			setLogSink(stderrSink);
-			const { from, dryRun, json, cwd, scan } = flags;
-			return runImportCommand(args, { from, dryRun, json, cwd, scan }, io);
+			const { from, dryRun, json, cwd, scan, auto } = flags;
+			return runImportCommand(args, { from, dryRun, json, cwd, scan, auto }, io);
 		}
 		default:
 			io.stderr(`Unknown command: ${command}. Run xcsh --help for usage.\n`);

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { readAutoSetting, writeAutoSetting } from "../import/auto-setting.js";
 import { IMPORTER_VERSION, SOURCE_TOOLS, type SourceTool } from "../import/import-plan.js";
 import { type ImportOptions, type ImportResult, importPaths } from "../import/import-run.js";
 import { sourceHomes } from "../import/scan.js";
@@ -7,7 +8,14 @@ import type { CliIo } from "./cli-io.js";
 
 /** Printed (exit 2) for a bad invocation. */
 export const IMPORT_USAGE =
-	"Usage: xcsh import <file|dir>… [--from claude-code|codex|gemini|opencode|pi|auto] [--dry-run] [--json] [--cwd <dir>] | xcsh import --scan";
+	"Usage: xcsh import <file|dir>… [--from claude-code|codex|gemini|opencode|pi|auto] [--dry-run] [--json] [--cwd <dir>] | xcsh import --scan [--auto on|off]";
+
+/** The last line of `--scan` while auto import is on. */
+export const AUTO_ON =
+	"Auto import is on: while xcsh runs, it imports what is new in these places in the background (xcsh import --scan --auto off turns it off).";
+/** The last line of `--scan` while auto import is off: how to turn it on. */
+export const AUTO_OFF =
+	"Auto import is off: xcsh import --scan --auto on makes xcsh import what is new in these places in the background while it runs.";
 
 /** Flags of `xcsh import`. */
 export interface ImportFlags {
@@ -16,6 +24,8 @@ export interface ImportFlags {
 	json: boolean;
 	cwd?: string | undefined;
 	scan: boolean;
+	/** `--auto on|off` (with --scan): sets `import.auto` in settings.json. */
+	auto?: string | undefined;
 }
 
 const CWD_NOTE: Record<string, string> = {
@@ -83,6 +93,10 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		io.stderr(`${IMPORT_USAGE}\n`);
 		return 2;
 	}
+	if (flags.auto !== undefined) {
+		const refused = await setAuto(flags, io);
+		if (refused !== undefined) return refused;
+	}
 	const options: ImportOptions = {
 		from,
 		// --scan only lists: it never writes.
@@ -93,8 +107,8 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 	};
 	const paths = flags.scan ? homes.map((home) => home.path) : args;
 	const results = await importPaths(paths, options);
-	if (flags.json) io.stdout(`${safeJson(flags.scan ? { homes, results } : results)}\n`);
-	else {
+	if (flags.json && !flags.scan) io.stdout(`${safeJson(results)}\n`);
+	else if (!flags.json) {
 		if (flags.scan) {
 			if (homes.length === 0) io.stdout("No sessions of other agents found in the usual places.\n");
 			for (const home of homes) io.stdout(`${home.tool}: ${safeLine(home.path)}\n`);
@@ -103,5 +117,30 @@ export async function runImportCommand(args: readonly string[], flags: ImportFla
 		if (flags.scan && results.some((r) => r.status !== "skipped" && r.status !== "unchanged"))
 			io.stdout(`Run xcsh import ${paths.map(safeLine).join(" ")} to import them.\n`);
 	}
+	if (flags.scan) await sayAuto(flags.json, io, { homes, results });
 	return results.some((result) => result.status === "skipped") ? 1 : 0;
+}
+
+/** `--auto on|off`: sets the setting first; an exit code when it is refused, else undefined. */
+async function setAuto(flags: ImportFlags, io: CliIo): Promise<number | undefined> {
+	if (!flags.scan) {
+		io.stderr(`--auto goes with --scan: xcsh import --scan --auto on|off.\n${IMPORT_USAGE}\n`);
+		return 2;
+	}
+	if (flags.auto !== "on" && flags.auto !== "off") {
+		io.stderr(`Unknown --auto ${safeLine(flags.auto ?? "")}: use on or off.\n`);
+		return 2;
+	}
+	const written = await writeAutoSetting(flags.auto === "on");
+	if (written.ok) return undefined;
+	io.stderr(`Could not turn auto import ${flags.auto}: ${safeLine(written.reason)}.\n`);
+	return 1;
+}
+
+/** The end of `--scan`: whether a running xcsh imports from these places by itself (`auto` in the JSON). */
+async function sayAuto(json: boolean, io: CliIo, found: { homes: unknown; results: unknown }): Promise<void> {
+	const setting = await readAutoSetting();
+	if (setting.kind === "invalid") io.stderr(`${safeLine(setting.reason)}; auto import is off.\n`);
+	if (json) io.stdout(`${safeJson({ ...found, auto: setting.kind === "on" })}\n`);
+	else io.stdout(`${setting.kind === "on" ? AUTO_ON : AUTO_OFF}\n`);
 }

@@ -9,7 +9,7 @@ export interface PlainImport {
 }
 
 const BOOLEAN_FLAGS = { "--dry-run": "dryRun", "--json": "json", "--scan": "scan" } as const;
-const STRING_FLAGS = { "--from": "from", "--cwd": "cwd" } as const;
+const STRING_FLAGS = { "--from": "from", "--cwd": "cwd", "--auto": "auto" } as const;
 
 /**
  * The invocation when it is `xcsh import` followed only by paths and its own flags, each at most

@@ -63,7 +63,8 @@ interface Totals {
 	prompt: number;
 	completion: number;
 	cached: number;
-	cost: number;
+	/** The sum of the costs known, undefined while no step had one. */
+	cost: number | undefined;
 	/** The model of the first agent step, else the last `model_change`. */
 	model: string | undefined;
 	provider: string | undefined;
@@ -93,7 +94,8 @@ function metricsOf(usage: unknown): AtifMetrics | undefined {
 		prompt_tokens: input + cacheRead + cacheWrite,
 		completion_tokens: output,
 		cached_tokens: cacheRead,
-		cost_usd: cost,
+		// A cost of 0 is one the source never gave (imported sessions, local models): left out, not claimed.
+		...(cost > 0 ? { cost_usd: cost } : {}),
 		...(cacheWrite > 0 ? { extra: { cache_creation_input_tokens: cacheWrite } } : {}),
 	};
 }
@@ -257,7 +259,7 @@ class StepDrafter {
 			this.totals.prompt += metrics.prompt_tokens ?? 0;
 			this.totals.completion += metrics.completion_tokens ?? 0;
 			this.totals.cached += metrics.cached_tokens ?? 0;
-			this.totals.cost += metrics.cost_usd ?? 0;
+			if (metrics.cost_usd !== undefined) this.totals.cost = (this.totals.cost ?? 0) + metrics.cost_usd;
 		}
 		return {
 			...stamp(entry),
@@ -317,7 +319,7 @@ export function* atifTrajectory(
 		prompt: 0,
 		completion: 0,
 		cached: 0,
-		cost: 0,
+		cost: undefined,
 		model: undefined,
 		provider: undefined,
 		labels: {},
@@ -341,7 +343,7 @@ export function* atifTrajectory(
 			total_prompt_tokens: totals.prompt,
 			total_completion_tokens: totals.completion,
 			total_cached_tokens: totals.cached,
-			total_cost_usd: totals.cost,
+			...(totals.cost !== undefined ? { total_cost_usd: totals.cost } : {}),
 			total_steps: totals.steps,
 		},
 		extra: {

@@ -195,8 +195,13 @@ export async function writeJsonlExport(
 								thinking: request.thinking === true,
 								knownTools: tools,
 							});
-				for (const piece of pieces) await sink.write(piece);
-				result.records++;
+				let written = false;
+				for (const piece of pieces) {
+					await sink.write(piece);
+					written = true;
+				}
+				// An openai-sft path with no assistant message has no example.
+				if (written) result.records++;
 			}
 		};
 	}

@@ -172,20 +172,29 @@ class MessageWalker {
 /**
  * One path as one line of OpenAI chat fine-tuning JSONL, streamed message by message:
  * `{"messages":[…],"tools":[…]}`. The tools come last because they are known once the calls are.
+ * An example ends at its last assistant message (the last thing it trains; its calls, if it has
+ * any, are the target, as in OpenAI's function-calling examples): what follows is held and
+ * dropped, and a path with no assistant message writes nothing.
  */
 export function* sftLine(entries: Iterable<StoredEntry>, options: SftOptions): Generator<string> {
 	const catalog = new ToolCatalog(options.knownTools);
 	const walker = new MessageWalker(options, catalog);
+	const held: SftMessage[] =
+		options.systemPrompt !== undefined ? [{ role: "system", content: options.systemPrompt }] : [];
 	let first = true;
-	const out = (message: SftMessage): string => {
-		const text = `${first ? "" : ","}${JSON.stringify(message)}`;
-		first = false;
-		return text;
+	const out = function* (message: SftMessage): Generator<string> {
+		if (message.role !== "assistant") {
+			held.push(message);
+			return;
+		}
+		for (const next of [...held.splice(0), message]) {
+			yield `${first ? '{"messages":[' : ","}${JSON.stringify(next)}`;
+			first = false;
+		}
 	};
-	yield '{"messages":[';
-	if (options.systemPrompt !== undefined) yield out({ role: "system", content: options.systemPrompt });
-	for (const entry of entries) for (const message of walker.add(entry)) yield out(message);
-	for (const message of walker.flush()) yield out(message);
+	for (const entry of entries) for (const message of walker.add(entry)) yield* out(message);
+	for (const message of walker.flush()) yield* out(message);
+	if (first) return;
 	const tools = catalog.tools();
 	yield `]${tools.length > 0 ? `,"tools":${JSON.stringify(tools)}` : ""}}\n`;
 }

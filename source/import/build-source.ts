@@ -14,7 +14,7 @@ import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } fro
 /** Sources above this size are left to the main thread, which writes them as it builds them. */
 const MAX_BUILD_BYTES = MAX_STREAM_BYTES;
 
-function builtReply(id: number, built: StreamedSession): { reply: BuildReply; transfer: ArrayBuffer[] } {
+function builtReply(id: number, built: StreamedSession<Uint8Array>): { reply: BuildReply; transfer: ArrayBuffer[] } {
 	const { head, body } = built;
 	const blobs = built.blobs.map((blob) => ({ hash: blob.hash, bytes: new Uint8Array(blob.bytes) }));
 	return {

@@ -1,6 +1,7 @@
 import { textOfContent } from "./claude-code-blocks.js";
 import type { ClaudeResponse, LooseItem } from "./claude-code-response.js";
 import { IMPORT_CUSTOM_TYPE, type ItemSink, type PlanBody, type PlanItem } from "./import-plan.js";
+import { KeyColumn, KeyTable, KeyToKey } from "./key-table.js";
 import { ModelChanges } from "./message-build.js";
 import { isRecord, str } from "./source-lines.js";
 
@@ -25,23 +26,41 @@ type Undated = { -readonly [K in keyof PlanItem]: PlanItem[K] };
 export class ClaudeTree {
 	#items: PlanItem[] = [];
 	readonly #sink: ItemSink;
-	readonly #models = new ModelChanges();
+	readonly #models: ModelChanges;
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
+	/** Every uuid and key read, numbered (the columns below are by these numbers). */
+	readonly #keys: KeyTable;
 	/** A uuid read into another item (a closed response's lines, a compact summary) → that item. */
-	readonly #redirect = new Map<string, string>();
+	readonly #redirect = new KeyColumn();
 	/** An item → the side record placed right after it (conversation continues through it). */
-	readonly #through = new Map<string, string>();
-	/** Keys of the items made. */
-	readonly #known = new Set<string>();
+	readonly #through = new KeyColumn();
+	/** 1 for the keys of the items made. */
+	readonly #known = new KeyColumn();
 	#open: ClaudeResponse | undefined;
 	#compaction: PendingCompaction | undefined;
 	#undated: Undated[] = [];
-	readonly toolNames = new Map<string, string>();
+	readonly toolNames = new KeyToKey();
 	tip: string | null = null;
 	mainLeaf: string | undefined;
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
+		this.#keys = sink.keys ?? new KeyTable();
+		this.#models = new ModelChanges(this.#keys);
+	}
+
+	#isKnown(key: string): boolean {
+		return this.#known.get(this.#keys.indexOf(key)) === 1;
+	}
+
+	/** The item a uuid was read into, if it was read into another. */
+	#redirected(uuid: string): string | undefined {
+		const target = this.#redirect.get(this.#keys.indexOf(uuid));
+		return target < 0 ? undefined : this.#keys.keyAt(target);
+	}
+
+	#setRedirect(uuid: string, key: string): void {
+		this.#redirect.set(this.#keys.add(uuid), this.#keys.add(key));
 	}
 
 	/** Sends on the items read so far, unless one of them can still change. */
@@ -69,8 +88,8 @@ export class ClaudeTree {
 	/** Whether a uuid was already read (a resumed session copies records with a new sessionId). */
 	has(uuid: string): boolean {
 		return (
-			this.#known.has(uuid) ||
-			this.#redirect.has(uuid) ||
+			this.#isKnown(uuid) ||
+			this.#redirected(uuid) !== undefined ||
 			this.#open?.holds(uuid) === true ||
 			this.#compaction?.key === uuid ||
 			this.#compaction?.sides.some((side) => side.key === uuid) === true
@@ -80,18 +99,23 @@ export class ClaudeTree {
 	/** The item a line with this parentUuid goes under (the tip for a parent outside this file). */
 	resolve(parentUuid: unknown): string | null {
 		if (typeof parentUuid !== "string") return null;
-		let key = this.#redirect.get(parentUuid) ?? parentUuid;
+		const key = this.#redirected(parentUuid) ?? parentUuid;
+		let index = this.#keys.indexOf(key);
 		// A parent outside this file (a subagent's first line points into the main session) starts at the tip.
-		if (!this.#known.has(key)) return this.tip;
-		for (let next = this.#through.get(key); next !== undefined; next = this.#through.get(key)) key = next;
-		return key;
+		if (this.#known.get(index) !== 1) return this.tip;
+		const start = index;
+		for (let next = this.#through.get(index); next >= 0; next = this.#through.get(index)) index = next;
+		return index === start ? key : this.#keys.keyAt(index);
 	}
 
 	add(item: PlanItem, sidechain: boolean): void {
 		this.#items.push(item);
-		this.#known.add(item.key);
+		this.#known.set(this.#keys.add(item.key), 1);
 		this.tip = item.key;
-		if (!sidechain) this.mainLeaf = item.key;
+		if (!sidechain) {
+			this.mainLeaf = item.key;
+			this.#sink.leaf?.(item.key);
+		}
 	}
 
 	/** A record with no conversational meaning (or sent as is, `body`), kept at the tip; undated ones wait for a time. */
@@ -104,7 +128,8 @@ export class ClaudeTree {
 			const item: Undated = { ...loose, parent };
 			if (timestamp === undefined) this.#undated.push(item);
 			this.add(item, sidechain);
-			if (parent !== null && !this.#through.has(parent)) this.#through.set(parent, key);
+			const under = parent === null ? -1 : this.#keys.add(parent);
+			if (under >= 0 && this.#through.get(under) < 0) this.#through.set(under, this.#keys.add(key));
 		}
 	}
 
@@ -126,21 +151,22 @@ export class ClaudeTree {
 		const { items, end } = response.close(next);
 		for (const item of items) this.add(item, response.sidechain);
 		// A later line under any line of the response continues after all of it.
-		for (const uuid of response.uuids()) this.#redirect.set(uuid, end);
+		for (const uuid of response.uuids()) this.#setRedirect(uuid, end);
 	}
 
 	/** Results whose response is over: each chains after the last result of the same item. */
-	readonly #resultTip = new Map<string, string>();
+	readonly #resultTip = new KeyColumn();
 
 	/** Adds the items of a tool result line whose response was closed before it. */
 	lateResults(parentUuid: unknown, items: LooseItem[], sidechain: boolean): void {
 		const under = this.resolve(parentUuid);
-		let parent = under === null ? null : (this.#resultTip.get(under) ?? under);
+		const tip = under === null ? -1 : this.#resultTip.get(this.#keys.indexOf(under));
+		let parent = under === null ? null : tip >= 0 ? this.#keys.keyAt(tip) : under;
 		for (const item of items) {
 			this.add({ ...item, parent }, sidechain);
 			parent = item.key;
 		}
-		if (under !== null && parent !== null) this.#resultTip.set(under, parent);
+		if (under !== null && parent !== null) this.#resultTip.set(this.#keys.add(under), this.#keys.add(parent));
 	}
 
 	/**
@@ -162,7 +188,7 @@ export class ClaudeTree {
 	summary(uuid: string, record: Record<string, unknown>): boolean {
 		if (!this.#compaction) return false;
 		const message = isRecord(record.message) ? record.message : {};
-		this.#redirect.set(uuid, this.#compaction.key);
+		this.#setRedirect(uuid, this.#compaction.key);
 		this.#placeCompaction(textOfContent(message.content), record);
 		return true;
 	}
@@ -177,7 +203,7 @@ export class ClaudeTree {
 		this.#compaction = undefined;
 		const metadata = isRecord(pending.record.compactMetadata) ? pending.record.compactMetadata : {};
 		const head = preservedSegment(pending.record)?.head;
-		const kept = head === undefined ? undefined : (this.#redirect.get(head) ?? head);
+		const kept = head === undefined ? undefined : (this.#redirected(head) ?? head);
 		const details: Record<string, unknown> = { boundary: pending.record };
 		if (summaryRecord) {
 			const message = isRecord(summaryRecord.message) ? summaryRecord.message : {};
@@ -187,7 +213,7 @@ export class ClaudeTree {
 		const body: PlanBody = {
 			kind: "compaction",
 			summary,
-			firstKeptKey: kept !== undefined && this.#known.has(kept) ? kept : null,
+			firstKeptKey: kept !== undefined && this.#isKnown(kept) ? kept : null,
 			tokensBefore: typeof metadata.preTokens === "number" ? metadata.preTokens : 0,
 			details,
 		};

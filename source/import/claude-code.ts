@@ -11,7 +11,7 @@ import {
 	SkipError,
 } from "./import-plan.js";
 import { toolResultOf, userOf } from "./message-build.js";
-import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
+import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
 /*
  * Claude Code (`~/.claude/projects/<encoded cwd>/<session>.jsonl`): one record per line, a tree by
@@ -112,11 +112,11 @@ function assistantLine(
 
 /** Reads a Claude Code transcript (main session or `subagents/agent-*.jsonl`) into a plan. */
 export function parseClaudeCode(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	return collectPlan((sink) => readClaudeCode(text, sourcePath, options, sink));
+	return collectPlan((sink) => readClaudeCode(textLines(text), sourcePath, options, sink));
 }
 
 /** Reads a Claude Code transcript, sending its items to `sink` as they are final; returns the rest of its plan. */
-export function readClaudeCode(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+export function readClaudeCode(lines: LineSource, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
 	const tree = new ClaudeTree(sink);
 	let sessionId: string | undefined;
 	let agentId: string | undefined;
@@ -125,7 +125,7 @@ export function readClaudeCode(text: string, sourcePath: string, options: ParseO
 	let started: string | undefined;
 	/** The last time a record gave (records before the first one are dated by it). */
 	let lastTime: string | undefined;
-	const badLines = forEachSourceLine(text, (record, line) => {
+	const badLines = lines((record, line) => {
 		// A file-history snapshot has no time of its own but its snapshot's.
 		const snapshot = isRecord(record.snapshot) ? record.snapshot : undefined;
 		const own = isoTime(record.timestamp) ?? isoTime(snapshot?.timestamp);

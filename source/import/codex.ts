@@ -1,4 +1,6 @@
-import type { AssistantMessage, ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { AssistantMessage, ImageContent, TextContent, Usage } from "@mariozechner/pi-ai";
+import { CodexTurns } from "./codex-turns.js";
+import { CodexUsage } from "./codex-usage.js";
 import {
 	collectPlan,
 	IMPORT_CUSTOM_TYPE,
@@ -10,21 +12,28 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
-import { argumentsOf, assistantOf, ModelChanges, toolResultOf, userOf } from "./message-build.js";
-import { forEachSourceLine, isoTime, isRecord, str } from "./source-lines.js";
+import { KeyToKey } from "./key-table.js";
+import { argumentsOf, assistantOf, ModelChanges, toolResultOf, usageOf, userOf } from "./message-build.js";
+import { isoTime, isRecord, type LineSource, str, textLines } from "./source-lines.js";
 
 /*
  * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): `{timestamp, type, payload}`
- * lines, or (before ~0.3x) a bare meta line then bare Responses API items. The conversation is the
- * `response_item`s; `event_msg` user/agent messages and reasoning repeat them for the UI and are
- * left out, every other record is kept raw. Consecutive reasoning, assistant text and tool calls
- * are one assistant message; tool outputs pair with their calls by `call_id`.
+ * lines, or (before ~0.3x) a bare meta line then bare Responses API items. The context follows
+ * Codex's own resume (`reconstruct_history_from_rollout`, codex-rs/core/src/codex/
+ * rollout_reconstruction.rs in openai/codex): the model's history is the `response_item`s in
+ * order; a `compacted` record replaces it (a compaction entry, its replacement history as hidden
+ * context); a `thread_rolled_back` event drops the last user turns (a branch, see CodexTurns); a
+ * `turn_aborted` event changes nothing (the interrupted turn's items and the `<turn_aborted>` note
+ * Codex records stay). `event_msg` agent messages and reasoning repeat response items for the UI
+ * and are left out, a `user_message` event only when its prompt is in the history; every other
+ * record is kept raw. Consecutive reasoning, assistant text and tool calls are one assistant
+ * message; tool outputs pair with their calls by `call_id`; `token_count` events give the usage.
  */
 
-/** Injected context Codex sends as user messages but never shows. */
-const INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions)/;
-/** UI echoes of response items. */
-const DUPLICATE_EVENTS = new Set(["user_message", "agent_message", "agent_reasoning"]);
+/** Injected context Codex sends as user messages but never shows (and never counts as a turn). */
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|<turn_aborted>|# AGENTS\.md instructions)/;
+/** UI echoes of response items (a `user_message` is one only when its prompt is in the history: see CodexTurns). */
+const DUPLICATE_EVENTS = new Set(["agent_message", "agent_reasoning"]);
 const OUTPUTS = new Set(["function_call_output", "custom_tool_call_output", "local_shell_call_output"]);
 
 function contentParts(content: unknown): Record<string, unknown>[] {
@@ -62,6 +71,15 @@ function outputText(output: unknown): string {
 	return output;
 }
 
+function addUsage(a: Usage, b: Usage): Usage {
+	return usageOf({
+		input: a.input + b.input,
+		output: a.output + b.output,
+		cacheRead: a.cacheRead + b.cacheRead,
+		cacheWrite: a.cacheWrite + b.cacheWrite,
+	});
+}
+
 function cwdFromEnvironment(text: string): string | undefined {
 	return /<cwd>([^<]+)<\/cwd>/.exec(text)?.[1]?.trim();
 }
@@ -70,17 +88,24 @@ class CodexReader {
 	/** Items not yet sent on: the open assistant message may still grow. */
 	#items: PlanItem[] = [];
 	readonly #sink: ItemSink;
-	readonly #models = new ModelChanges();
+	readonly #models: ModelChanges;
 	readonly #send = (item: PlanItem) => this.#sink.item(item);
 	tip: string | null = null;
 	provider = "openai";
 	model = "";
 	cwd: string | undefined;
 	#open: AssistantMessage | undefined;
-	readonly #toolNames = new Map<string, string>();
+	/** Whether the open assistant message has its response's usage yet. */
+	#openCounted = false;
+	/** A response's usage read before any of its items (Codex 0.39–0.58 write it first). */
+	#pendingUsage: Usage | undefined;
+	readonly #usage = new CodexUsage();
+	readonly #toolNames = new KeyToKey();
+	readonly #turns = new CodexTurns();
 
 	constructor(sink: ItemSink) {
 		this.#sink = sink;
+		this.#models = new ModelChanges(sink.keys);
 	}
 
 	/** Sends on the items read so far, unless an assistant message is open (it may still change). */
@@ -99,7 +124,32 @@ class CodexReader {
 
 	add(key: string, timestamp: string, body: PlanBody): void {
 		this.#items.push({ key, parent: this.tip, timestamp, body });
+		this.#turns.added(key, this.tip, body);
 		this.tip = key;
+	}
+
+	/** An `event_msg` record: the turn bounds and rollbacks Codex's resume reads, usage, UI echoes left out. */
+	event(key: string, timestamp: string, record: unknown, payload: Record<string, unknown>): void {
+		switch (payload.type) {
+			case "token_count":
+				this.tokenCount(payload);
+				break;
+			case "task_started":
+				this.#turns.turnStarted();
+				break;
+			case "user_message":
+				if (this.#turns.echo()) return;
+				break;
+			case "thread_rolled_back": {
+				const tip = this.#turns.rollback(typeof payload.num_turns === "number" ? payload.num_turns : 0);
+				if (tip !== undefined) {
+					this.#open = undefined;
+					this.tip = tip;
+				}
+				break;
+			}
+		}
+		if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) this.keep(key, timestamp, record);
 	}
 
 	keep(key: string, timestamp: string, record: unknown): void {
@@ -118,7 +168,25 @@ class CodexReader {
 		});
 		this.add(key, timestamp, { kind: "message", message });
 		this.#open = message;
+		this.#openCounted = this.#pendingUsage !== undefined;
+		if (this.#pendingUsage) message.usage = this.#pendingUsage;
+		this.#pendingUsage = undefined;
 		return message;
+	}
+
+	/**
+	 * A `token_count` event: the usage of the response whose items are open (Codex ≥ 0.10x writes
+	 * it after them), else of the next one (older Codex writes it first). A usage no assistant
+	 * message takes (a response with no items) goes to the next one, so the totals stay Codex's.
+	 */
+	tokenCount(payload: Record<string, unknown>): void {
+		const usage = this.#usage.read(payload);
+		if (!usage) return;
+		if (this.#open && !this.#openCounted) {
+			this.#open.usage = usage;
+			this.#openCounted = true;
+		} else if (this.#pendingUsage) this.#pendingUsage = addUsage(this.#pendingUsage, usage);
+		else this.#pendingUsage = usage;
 	}
 
 	item(key: string, timestamp: string, item: Record<string, unknown>): void {
@@ -177,7 +245,20 @@ class CodexReader {
 
 	compacted(key: string, timestamp: string, payload: Record<string, unknown>): void {
 		this.#open = undefined;
+		const replaced = Array.isArray(payload.replacement_history);
 		const history = contentParts(payload.replacement_history);
+		// Without a replacement history Codex rebuilds one: the recent user messages, then the summary.
+		const prompts = replaced ? [] : this.#turns.keptPrompts();
+		if (replaced)
+			this.#turns.replaced(
+				history.flatMap((item) => {
+					if (item.role !== "user") return [];
+					const text = userContent(contentParts(item.content))
+						.flatMap((b) => (b.type === "text" ? [b.text] : []))
+						.join("\n");
+					return text === "" || INJECTED.test(text) ? [] : [text];
+				}),
+			);
 		this.add(key, timestamp, {
 			kind: "compaction",
 			summary: str(payload.message) ?? "",
@@ -198,12 +279,29 @@ class CodexReader {
 				content: lines.join("\n\n"),
 				details: { replacement_history: history },
 			});
+		if (prompts.length > 0)
+			this.add(`${key}#prompts`, timestamp, {
+				kind: "hidden",
+				content: prompts.map((text) => `[user] ${text}`).join("\n\n"),
+				details: { kept_user_messages: prompts },
+			});
 	}
+}
+
+/**
+ * The thread a rollout was started from: a fork names it (`forked_from_id`; Codex copies the
+ * parent's history into the new file, which is its own session, not a branch of the parent), a
+ * subagent its spawner (`source.subagent.thread_spawn.parent_thread_id`).
+ */
+function parentThreadOf(meta: Record<string, unknown>): string | undefined {
+	const source = isRecord(meta.source) && isRecord(meta.source.subagent) ? meta.source.subagent : undefined;
+	const spawn = source && isRecord(source.thread_spawn) ? source.thread_spawn : undefined;
+	return str(spawn?.parent_thread_id) ?? str(meta.forked_from_id);
 }
 
 /** Reads a Codex rollout (current or legacy layout) into a plan. */
 export function parseCodex(text: string, sourcePath: string, options: ParseOptions): ImportPlan {
-	return collectPlan((sink) => readCodex(text, sourcePath, options, sink));
+	return collectPlan((sink) => readCodex(textLines(text), sourcePath, options, sink));
 }
 
 /** What the first line of a rollout says: its layout and its session meta. */
@@ -215,12 +313,12 @@ function metaOf(first: Record<string, unknown>): { legacy: boolean; meta: Record
 }
 
 /** Reads a Codex rollout, sending its items to `sink` as they are final; returns the rest of its plan. */
-export function readCodex(text: string, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
+export function readCodex(lines: LineSource, sourcePath: string, options: ParseOptions, sink: ItemSink): PlanHead {
 	const reader = new CodexReader(sink);
 	let head: { legacy: boolean; meta: Record<string, unknown> & { id: string }; firstLine: number } | undefined;
 	let lastTime = "";
 	let startedAt = "";
-	const badLines = forEachSourceLine(text, (value, line) => {
+	const badLines = lines((value, line) => {
 		if (head === undefined) {
 			const { legacy, meta } = metaOf(value);
 			head = { legacy, meta, firstLine: line };
@@ -246,7 +344,7 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 				reader.item(key, time, payload);
 				break;
 			case "event_msg":
-				if (!DUPLICATE_EVENTS.has(str(payload.type) ?? "")) reader.keep(key, time, value);
+				reader.event(key, time, value, payload);
 				break;
 			case "turn_context":
 				if (typeof payload.model === "string") reader.model = payload.model;
@@ -263,7 +361,9 @@ export function readCodex(text: string, sourcePath: string, options: ParseOption
 	if (head === undefined) throw new SkipError("empty Codex rollout");
 	reader.end();
 	const cwd = reader.cwd;
+	const parent = parentThreadOf(head.meta);
 	return {
+		...(parent ? { parentSourceId: parent } : {}),
 		tool: "codex",
 		sourcePath,
 		sourceId: head.meta.id,

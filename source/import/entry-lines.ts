@@ -75,7 +75,12 @@ export class EntryIds {
 
 	/** A fresh id. */
 	next(): string {
-		let x = (this.#n++ + this.#seed) >>> 0;
+		return this.idOf(this.#n++);
+	}
+
+	/** The id `next` gave (or gives) the n-th time (from 0). */
+	idOf(n: number): string {
+		let x = (n + this.#seed) >>> 0;
 		x = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
 		x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35) >>> 0;
 		x = (x ^ (x >>> 16) ^ this.#key) >>> 0;
@@ -97,8 +102,11 @@ export interface BuiltLines {
 	readonly lineCount: number;
 }
 
+/** The entry id each key written so far became. */
+export type EntryIdsOf = Pick<ReadonlyMap<string, string>, "get">;
+
 /** The entry's own fields (after type, id, parentId, timestamp), as SessionManager's append method for it makes them. */
-export function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+export function fieldsOf(body: PlanBody, parentId: string, ids: EntryIdsOf): Record<string, unknown> {
 	switch (body.kind) {
 		case "message":
 			return { type: "message", message: body.message };
@@ -142,7 +150,7 @@ export function fieldsOf(body: PlanBody, parentId: string, ids: ReadonlyMap<stri
 }
 
 /** The entry of a plan item, as it is written: type, id, parent and time first, then its fields. */
-export function entryOfItem(item: PlanItem, id: string, parentId: string, ids: ReadonlyMap<string, string>): FileEntry {
+export function entryOfItem(item: PlanItem, id: string, parentId: string, ids: EntryIdsOf): FileEntry {
 	const fields = fieldsOf(item.body, parentId, ids);
 	return withoutUndefined({ type: fields.type, id, parentId, timestamp: item.timestamp, ...fields }) as FileEntry;
 }

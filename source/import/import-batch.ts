@@ -1,4 +1,4 @@
-import { close, closeSync, fsync, link, openSync, rename, unlink, utimes, writeFile, writeSync } from "node:fs";
+import { close, closeSync, link, openSync, rename, unlink, utimes, writeFile, writeSync } from "node:fs";
 import { open as openAsync } from "node:fs/promises";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +7,7 @@ import type { PendingBlob } from "../session/blob-refs.js";
 import { BlobStore } from "../session/blob-store.js";
 import { getBlobsDir } from "../session/session-paths.js";
 import { tempPathFor } from "../session/session-storage.js";
+import { recoverInterrupted, removeDeadTemps, removeIfThere, syncTogether, writeJournal } from "./batch-landing.js";
 import type { LineSink } from "./entry-lines.js";
 import {
 	ensureImportsDir,
@@ -16,14 +17,10 @@ import {
 	writeImportRecordAsync,
 } from "./import-record.js";
 
-const fsyncAsync = promisify(fsync);
-
-/** Writes a new file (`wx`: never over one) and fsyncs it before closing. */
-function writeFileFlushed(path: string, data: string | Uint8Array): Promise<void> {
+/** Writes a new file (`wx`: never over one); not fsynced (the batch syncs them together). */
+function writeNewFile(path: string, data: string | Uint8Array): Promise<void> {
 	return new Promise((resolve, reject) => {
-		writeFile(path, data, { flag: "wx", mode: PRIVATE_FILE_MODE, flush: true }, (error) =>
-			error ? reject(error) : resolve(),
-		);
+		writeFile(path, data, { flag: "wx", mode: PRIVATE_FILE_MODE }, (error) => (error ? reject(error) : resolve()));
 	});
 }
 const closeAsync = promisify(close);
@@ -38,13 +35,13 @@ const WRITE_CHUNK_CHARS = 4 << 20;
 /** Past this many characters a session's lines go to disk as they are built instead of waiting in memory. */
 const HOLD_CHARS = 16 << 20;
 
-/** At most this many finished sessions, and this many of their bytes held in memory, wait for their fsync at once. */
+/** At most this many finished sessions, and this many of their bytes held in memory, wait to be written at once. */
 const MAX_IN_FLIGHT = 32;
 const MAX_IN_FLIGHT_HELD = 64 << 20;
 
 /**
  * A session's lines on their way to a hidden temp file. A session of usual size is kept as a few
- * strings and written, fsynced and closed off the main thread while the next source is parsed; a
+ * strings and written and closed off the main thread while the next source is parsed; a
  * huge one is written as it is built, a chunk at a time, so it is never all in memory.
  */
 class TempFile {
@@ -70,6 +67,13 @@ class TempFile {
 		this.#cut();
 		this.#chunks.push(bytes);
 		this.#held += bytes.length;
+	}
+
+	/** Writes lines already encoded, newline-terminated, a piece of a huge session, before it returns (the bytes may be reused). */
+	stream(bytes: Uint8Array): void {
+		this.#cut();
+		this.#chunks.push(bytes);
+		this.#writeHeldSync();
 	}
 
 	/** What is held in memory to write (characters or bytes). */
@@ -103,14 +107,14 @@ class TempFile {
 		this.#held = 0;
 	}
 
-	/** Writes what is held, fsyncs and closes the temp file. */
-	async sync(): Promise<void> {
+	/** Writes what is held and closes the temp file (the batch makes it durable with the others). */
+	async write(): Promise<void> {
 		if (this.#fd === undefined && this.#chunks.length <= 1) {
-			// One piece (a session built whole): open, write, fsync and close in one call, without
-			// the promise file handle, whose upkeep was most of what writing cost this thread.
+			// One piece (a session built whole): open, write and close in one call, without the
+			// promise file handle, whose upkeep was most of what writing cost this thread.
 			const data = this.#chunks[0] ?? "";
 			this.#chunks = [];
-			await writeFileFlushed(this.path, data);
+			await writeNewFile(this.path, data);
 			return;
 		}
 		if (this.#fd === undefined) {
@@ -118,7 +122,6 @@ class TempFile {
 			try {
 				for (const chunk of this.#chunks) await handle.writeFile(chunk);
 				this.#chunks = [];
-				await handle.sync();
 			} finally {
 				await handle.close();
 			}
@@ -126,11 +129,7 @@ class TempFile {
 		}
 		const fd = this.#fd;
 		this.#fd = undefined;
-		try {
-			await fsyncAsync(fd);
-		} finally {
-			await closeAsync(fd);
-		}
+		await closeAsync(fd);
 	}
 
 	/** Removes the temp file, if it was made. */
@@ -144,6 +143,7 @@ class TempFile {
 
 /** A new session waiting to become visible and recorded. */
 interface Pending {
+	readonly temp: string;
 	readonly target: string;
 	readonly record: RecordText;
 	readonly mtimeMs: number;
@@ -186,10 +186,10 @@ async function placeWithoutReplacing(temp: string, target: string): Promise<void
 
 /**
  * New imported sessions written in bulk: each one's lines go to a hidden temp file beside its
- * final name, which is fsynced and then linked into place whole (never visible half-written,
- * never replacing a file); the fsyncs run in the background while the next source is parsed.
- * `finish` fsyncs each folder once, then writes the import records: a record only ever names a
- * session that is on disk.
+ * final name, written in the background while the next source is parsed. `finish` makes them
+ * durable together, links each into place whole (never visible half-written, never replacing a
+ * file), fsyncs each folder once, then writes the import records: a record only ever names a
+ * session that is on disk (see batch-landing.ts).
  */
 export class ImportBatch {
 	readonly #pending: Pending[] = [];
@@ -200,6 +200,11 @@ export class ImportBatch {
 	#inFlightHeld = 0;
 	readonly #dirs = new Set<string>();
 	readonly #blobs = new BlobStore(getBlobsDir());
+
+	constructor() {
+		// What a killed import left is cleaned up before anything new is written.
+		recoverInterrupted();
+	}
 
 	/** True when a session of this source is in the batch and its record not yet written. */
 	holds(record: Pick<ImportRecord, "tool" | "sourceId">): boolean {
@@ -212,33 +217,43 @@ export class ImportBatch {
 	}
 
 	/**
-	 * Writes a new session to `target` through `build` (which sends its lines to the sink and
-	 * returns its record and blobs); the file appears once it is durable. Throws (leaving nothing
-	 * behind) when the lines cannot be built or written.
+	 * Writes a new session to `target` through `build` (which sends its lines to the sink, or
+	 * pieces of them already encoded to `put`, written before it returns, and returns its record
+	 * and blobs); the file appears
+	 * once it is durable. Throws (leaving nothing behind) when the lines cannot be built or written.
 	 */
 	async add(
 		target: string,
 		mtimeMs: number,
-		build: (sink: LineSink) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
+		build: (
+			sink: LineSink,
+			put: (bytes: Uint8Array) => void,
+		) => { record: ImportRecord | RecordText; blobs: PendingBlob[] },
 		prebuilt?: Uint8Array,
 	): Promise<void> {
 		while (this.#inFlight.size >= MAX_IN_FLIGHT || this.#inFlightHeld > MAX_IN_FLIGHT_HELD)
 			await Promise.race(this.#inFlight);
 		const dir = dirname(target);
-		if (!this.#dirs.has(dir)) ensurePrivateDirSync(dir);
+		if (!this.#dirs.has(dir)) {
+			ensurePrivateDirSync(dir);
+			removeDeadTemps(dir);
+		}
 		this.#dirs.add(dir);
 		const temp = tempPathFor(target);
 		const file = new TempFile(temp);
 		let built: { record: ImportRecord | RecordText; blobs: PendingBlob[] };
 		try {
-			built = build((line) => file.push(line));
+			built = build(
+				(line) => file.push(line),
+				(bytes) => file.stream(bytes),
+			);
 			if (prebuilt) file.hold(prebuilt);
 			file.end();
 		} catch (error) {
 			await file.discard();
 			throw error;
 		}
-		const done = this.#land(file, target, built.blobs);
+		const done = this.#land(file, built.blobs);
 		const held = file.held;
 		this.#inFlightHeld += held;
 		// Its failure is reported by `finish`; here it only frees a place.
@@ -249,7 +264,7 @@ export class ImportBatch {
 		const tracked: Promise<void> = done.then(free, free);
 		this.#inFlight.add(tracked);
 		const record = "json" in built.record ? built.record : recordText(built.record);
-		this.#pending.push({ target, record, mtimeMs, done });
+		this.#pending.push({ temp, target, record, mtimeMs, done });
 		this.#sources.set(`${built.record.tool}\0${built.record.sourceId}`, target);
 	}
 
@@ -258,12 +273,11 @@ export class ImportBatch {
 		await this.add(target, mtimeMs, () => ({ record, blobs }), body);
 	}
 
-	async #land(file: TempFile, target: string, blobs: readonly PendingBlob[]): Promise<void> {
+	async #land(file: TempFile, blobs: readonly PendingBlob[]): Promise<void> {
 		try {
 			// The blobs the session refers to exist before the session does.
 			for (const blob of blobs) await this.#blobs.put(blob.bytes);
-			await file.sync();
-			await placeWithoutReplacing(file.path, target);
+			await file.write();
 		} catch (error) {
 			await file.discard();
 			throw error;
@@ -271,33 +285,64 @@ export class ImportBatch {
 	}
 
 	/**
-	 * Waits for every session, fsyncs each folder they went to, then writes their import records
-	 * and dates the files; returns every session of the batch so far that failed (their files are removed).
+	 * Waits for every session, makes them durable together, links each into place, fsyncs each
+	 * folder once, then writes their import records; returns every session of the batch so far
+	 * that failed (nothing of theirs is left).
 	 */
 	async finish(): Promise<BatchFailures> {
 		const pending = this.#pending.splice(0);
 		this.#sources.clear();
 		const failures = this.#failures;
 		const outcomes = await Promise.allSettled(pending.map((p) => p.done));
-		const landed = pending.filter((p, i) => {
+		let landed = pending.filter((p, i) => {
 			const outcome = outcomes[i]!;
 			if (outcome.status === "rejected") failures.set(p.target, asError(outcome.reason));
 			return outcome.status === "fulfilled";
 		});
-		const dirs = [...new Set(landed.map((p) => dirname(p.target)))];
+		if (landed.length === 0) return failures;
+		const fail = async (p: Pending, error: unknown) => {
+			failures.set(p.target, asError(error));
+			await unlinkAsync(p.temp).catch(() => undefined);
+		};
+		const dirsOf = (list: readonly Pending[]) => [...new Set(list.map((p) => dirname(p.target)))];
+		try {
+			await syncTogether(
+				landed.map((p) => p.temp),
+				dirsOf(landed),
+			);
+		} catch (error) {
+			await Promise.all(landed.map((p) => fail(p, error)));
+			return failures;
+		}
+		ensureImportsDir();
+		const journal = writeJournal(
+			landed.map((p) => ({ temp: p.temp, target: p.target, tool: p.record.tool, sourceId: p.record.sourceId })),
+		);
+		const linked = await Promise.all(
+			landed.map(async (p) => {
+				try {
+					// The picker lists the session where the source's last activity was.
+					if (p.mtimeMs > 0) await utimesAsync(p.temp, new Date(p.mtimeMs), new Date(p.mtimeMs));
+					await placeWithoutReplacing(p.temp, p.target);
+					return true;
+				} catch (error) {
+					await fail(p, error);
+					return false;
+				}
+			}),
+		);
+		landed = landed.filter((_, i) => linked[i]);
+		const dirs = dirsOf(landed);
 		const synced = await Promise.allSettled(dirs.map(syncDir));
 		const badDirs = new Map<string, Error>();
 		synced.forEach((outcome, i) => {
 			if (outcome.status === "rejected") badDirs.set(dirs[i]!, asError(outcome.reason));
 		});
-		if (landed.length > 0) ensureImportsDir();
 		await Promise.all(
 			landed.map(async (p) => {
-				const dirError = badDirs.get(dirname(p.target));
 				try {
+					const dirError = badDirs.get(dirname(p.target));
 					if (dirError) throw dirError;
-					// The picker lists the session where the source's last activity was.
-					if (p.mtimeMs > 0) await utimesAsync(p.target, new Date(p.mtimeMs), new Date(p.mtimeMs));
 					await writeImportRecordAsync(p.record);
 				} catch (error) {
 					// Without its record a session would be imported again next time: it goes, and says why.
@@ -306,6 +351,7 @@ export class ImportBatch {
 				}
 			}),
 		);
+		removeIfThere(journal);
 		return failures;
 	}
 }

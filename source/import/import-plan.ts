@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
+import type { KeyTable } from "./key-table.js";
 
 /** The tools xcsh imports sessions from. */
 export type SourceTool = "claude-code" | "codex" | "gemini" | "opencode" | "pi";
@@ -12,8 +13,9 @@ export const SOURCE_TOOLS: readonly SourceTool[] = ["claude-code", "codex", "gem
  * changes. An earlier import whose items the new mapping gives differently is imported again as a
  * new session (the earlier one is left as it was); one it gives the same is unchanged or appended to.
  * 2: Claude Code responses with their parallel calls, compactions, usage, snapshot times, subagents.
+ * 3: Codex usage, prompts only in user_message events, rollbacks, <turn_aborted> notes; pi v1 kept entries.
  */
-export const IMPORTER_VERSION = "xcsh-import/2";
+export const IMPORTER_VERSION = "xcsh-import/3";
 
 /** The `customType` of every entry the importer writes that has no native equivalent. */
 export const IMPORT_CUSTOM_TYPE = "import";
@@ -77,6 +79,10 @@ export interface ItemSink {
 	item(item: PlanItem): void;
 	/** The source's id, as soon as the reader has one (it may still change before the end: the head has the last word). */
 	sourceId?(id: string): void;
+	/** The item that is now the main line's leaf (sent now or later): the last one named is the plan's `leafKey`. */
+	leaf?(key: string): void;
+	/** A table the reader numbers its keys in, shared with the sink (which numbers the same keys): one table, not one per use. */
+	readonly keys?: KeyTable;
 }
 
 /** A plan from a reader that sends its items to a sink, by collecting them. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rename, renameSync, writeFile, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rename, renameSync, statSync, writeFile, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { getAgentDir } from "../agent-dir.js";
@@ -86,10 +86,19 @@ export function recordText(record: ImportRecord): RecordText {
 	return { tool: record.tool, sourceId: record.sourceId, json: JSON.stringify(record) };
 }
 
-/** `RecordText` of a record whose `entries` are already JSON (`entriesJson`): the same text `recordText` makes. */
-export function recordTextWith(record: Omit<ImportRecord, "entries">, entriesJson: string): RecordText {
+/**
+ * `RecordText` of a record whose `entries` are already JSON (`entriesJson`, or its pieces in order):
+ * the same text `recordText` makes, as one flat string (a big record made of added-up strings was
+ * copied again when written).
+ */
+export function recordTextWith(
+	record: Omit<ImportRecord, "entries">,
+	entriesJson: string | readonly string[],
+): RecordText {
 	const { version, tool, sourceId, sourcePath, sessionFile, importer, itemsDigest } = record;
-	const json = `{"version":${version},"tool":${JSON.stringify(tool)},"sourceId":${JSON.stringify(sourceId)},"sourcePath":${JSON.stringify(sourcePath)},"sessionFile":${JSON.stringify(sessionFile)},"importer":${JSON.stringify(importer)},"entries":${entriesJson},"itemsDigest":${JSON.stringify(itemsDigest)}}`;
+	const head = `{"version":${version},"tool":${JSON.stringify(tool)},"sourceId":${JSON.stringify(sourceId)},"sourcePath":${JSON.stringify(sourcePath)},"sessionFile":${JSON.stringify(sessionFile)},"importer":${JSON.stringify(importer)},"entries":`;
+	const tail = `,"itemsDigest":${JSON.stringify(itemsDigest)}}`;
+	const json = typeof entriesJson === "string" ? `${head}${entriesJson}${tail}` : [head, ...entriesJson, tail].join("");
 	return { tool, sourceId, json };
 }
 
@@ -105,4 +114,13 @@ export async function writeImportRecordAsync(record: RecordText): Promise<void> 
 /** Makes the folder import records live in. */
 export function ensureImportsDir(): void {
 	mkdirSync(importsDir(), { recursive: true, mode: 0o700 });
+}
+
+/** True when a record of this source session is on disk (not empty: a record torn by a crash is none). */
+export function hasImportRecord(tool: SourceTool, sourceId: string): boolean {
+	try {
+		return statSync(recordPath(tool, sourceId)).size > 0;
+	} catch {
+		return false;
+	}
 }

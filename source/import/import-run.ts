@@ -3,14 +3,24 @@ import { resolve } from "node:path";
 import { buildSource } from "./build-source.js";
 import { parseSource, sourceFiles } from "./detect.js";
 import { ImportBatch } from "./import-batch.js";
-import { type CwdOrigin, type ImportPlan, SkipError, type SourceTool, skipReason } from "./import-plan.js";
+import { importDatabase, type StampedImport } from "./import-database.js";
+import { type CwdOrigin, SkipError, type SourceTool, skipReason } from "./import-plan.js";
 import { BuildPool, type BuildReply, defaultThreads, poolStats } from "./import-pool.js";
 import { readImportRecord } from "./import-record.js";
-import { planOpencode } from "./opencode.js";
-import { isDatabaseSource, OpencodeDatabase } from "./opencode-db.js";
-import { BatchPending, importedSessionFile, writePlan } from "./session-writer.js";
+import { isDatabaseSource } from "./opencode-db.js";
+import { importPlan } from "./plan-import.js";
+import { importedSessionFile } from "./session-writer.js";
 import { readSourceText } from "./source-lines.js";
-import { buildStreamed, MAX_STREAM_BYTES, type StreamedSession, streamTool } from "./stream-build.js";
+import { type FileStamp, fileStamp, readCounts, StampBook } from "./source-stamp.js";
+import { knownFile, stampFile } from "./stamp-results.js";
+import {
+	buildStreamed,
+	buildStreamedFile,
+	MAX_STREAM_BYTES,
+	type StreamedSession,
+	streamTool,
+	streamToolOfFile,
+} from "./stream-build.js";
 
 /** What happened to one source file. */
 export type ImportResult =
@@ -50,11 +60,20 @@ async function importInto(path: string, options: ImportOptions, batch: ImportBat
 	try {
 		// A database is never read whole as text (importDatabase reads it).
 		if (isDatabaseSource(source)) throw new SkipError(DATABASE_ALONE);
-		const text = readSourceText(source);
+		readCounts.files++;
 		const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
-		const tool = options.dryRun || text.length > MAX_STREAM_BYTES ? undefined : streamTool(text, options.from);
-		// A first import of a Claude Code or Codex source is written as it is read.
 		const parentOf = (tool: SourceTool) => (id: string) => importedSessionFile(tool, id, batch);
+		// A big first import of a Claude Code or Codex source is read from its file and built to disk.
+		const big = !options.dryRun && statSync(source).size > MAX_STREAM_BYTES;
+		const bigTool = big ? streamToolOfFile(source, options.from) : undefined;
+		if (bigTool) {
+			const built = buildStreamedFile(source, bigTool, parseOptions, parentOf(bigTool));
+			const result = built && (await addStreamed(built, source, batch));
+			if (result) return result;
+		}
+		const text = readSourceText(source);
+		const tool = options.dryRun || big ? undefined : streamTool(text, options.from);
+		// A first import of a Claude Code or Codex source is written as it is read.
 		const built = tool ? buildStreamed(text, source, tool, parseOptions, parentOf(tool)) : undefined;
 		if (built) {
 			const result = await addStreamed(built, source, batch);
@@ -73,13 +92,22 @@ async function addStreamed(
 	source: string,
 	batch: ImportBatch,
 ): Promise<ImportResult | undefined> {
-	const { head, record } = built;
-	// The same source earlier in this run: once its record is written, this one is compared to it.
-	if (batch.holds(record)) {
-		await batch.finish();
-		if (readImportRecord(record.tool, record.sourceId)) return undefined;
+	const { head, record, body } = built;
+	try {
+		// The same source earlier in this run: once its record is written, this one is compared to it.
+		if (batch.holds(record)) {
+			await batch.finish();
+			if (readImportRecord(record.tool, record.sourceId)) return undefined;
+		}
+		if (body instanceof Uint8Array) await batch.addBuilt(built.file, built.mtimeMs, body, record, built.blobs);
+		else
+			await batch.add(built.file, built.mtimeMs, (_lines, put) => {
+				body.writeTo(put);
+				return { record, blobs: built.blobs };
+			});
+	} finally {
+		if (!(body instanceof Uint8Array)) body.close();
 	}
-	await batch.addBuilt(built.file, built.mtimeMs, built.body, record, built.blobs);
 	return {
 		status: "imported",
 		source,
@@ -96,68 +124,6 @@ async function addStreamed(
 /** Said by `importFile` of an opencode database (`importPaths` imports every session in it). */
 export const DATABASE_ALONE = "an opencode database holds many sessions: import it with the others (importPaths)";
 
-/** Imports every session of an opencode database through `batch`, oldest first (a parent before its subagents). */
-async function importDatabase(path: string, options: ImportOptions, batch: ImportBatch): Promise<ImportResult[]> {
-	const source = resolve(path);
-	let db: OpencodeDatabase;
-	try {
-		db = OpencodeDatabase.open(source);
-	} catch (error) {
-		return [{ status: "skipped", source, reason: skipReason(error) }];
-	}
-	const parseOptions = { fallbackCwd: options.cwd, cwdGiven: options.cwdGiven };
-	const results: ImportResult[] = [];
-	try {
-		for (const id of db.sessionIds()) {
-			try {
-				const plan = planOpencode(db.readSession(id), source, parseOptions);
-				results.push({ ...(await importPlan(plan, source, options, batch)), sourceSession: id });
-			} catch (error) {
-				results.push({ status: "skipped", source, sourceSession: id, reason: skipReason(error) });
-			}
-		}
-	} finally {
-		db.close();
-	}
-	return results;
-}
-
-/** Writes one source session's plan through `batch`; throws when it cannot be imported. */
-async function importPlan(
-	plan: ImportPlan,
-	source: string,
-	options: ImportOptions,
-	batch: ImportBatch,
-): Promise<Exclude<ImportResult, { status: "skipped" }>> {
-	if (plan.items.length === 0) throw new SkipError("no entries in it");
-	let outcome: Awaited<ReturnType<typeof writePlan>>;
-	try {
-		outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
-	} catch (error) {
-		if (!(error instanceof BatchPending)) throw error;
-		// The same source twice in one run: the first one's record is written, then this is compared to it.
-		await batch.finish();
-		outcome = await writePlan(plan, { dryRun: options.dryRun }, batch);
-	}
-	return {
-		status: outcome.kind,
-		source,
-		tool: plan.tool,
-		sourceId: plan.sourceId,
-		sessionFile: outcome.sessionFile,
-		...(outcome.kind === "reimported"
-			? {
-					previousSessionFile: outcome.previousSessionFile,
-					...(outcome.previousImporter ? { previousImporter: outcome.previousImporter } : {}),
-				}
-			: {}),
-		entries: outcome.entries,
-		cwd: plan.cwd,
-		cwdFrom: plan.cwdOrigin,
-		unreadableLines: [...plan.badLines],
-	};
-}
-
 /** Finishes the batch; a result whose session could not be written becomes a `skipped` one. */
 async function settle(results: ImportResult[], batch: ImportBatch): Promise<ImportResult[]> {
 	const failures = await batch.finish();
@@ -171,10 +137,20 @@ async function settle(results: ImportResult[], batch: ImportBatch): Promise<Impo
 	});
 }
 
-/** Imports one source file; never throws (a file that cannot be imported is a `skipped` result). */
+/**
+ * Imports one source file; never throws (a file that cannot be imported is a `skipped` result).
+ * A file unchanged since its last import is not read: its stamp says what that import gave.
+ */
 export async function importFile(path: string, options: ImportOptions): Promise<ImportResult> {
+	const source = resolve(path);
+	const stamp = fileStamp(source);
+	const book = StampBook.load();
+	const known = knownFile(book, source, stamp, options);
+	if (known) return known;
 	const batch = new ImportBatch();
-	const [result] = await settle([await importInto(path, options, batch)], batch);
+	const [result] = await settle([await importInto(source, options, batch)], batch);
+	if (!options.dryRun && !isDatabaseSource(source)) stampFile(book, source, stamp, result!, options);
+	book.save();
 	return result!;
 }
 
@@ -187,27 +163,30 @@ const READ_AHEAD_BYTES = 128 << 20;
 /** The answer that leaves a source to the main thread. */
 const MAIN: BuildReply = { id: -1, kind: "main" };
 
-type Source = { path: string; size: number; database: boolean } | { skipped: ImportResult };
+/**
+ * A source to import (`stamp`: its size, mtime and inode before anything read it), one that cannot
+ * be, or one unchanged since its last import, which is not read (`known`: what that import gave).
+ */
+type Source =
+	| { path: string; size: number; database: boolean; stamp: FileStamp | null }
+	| { skipped: ImportResult }
+	| { known: ImportResult };
 
-function sourcesOf(paths: readonly string[]): Source[] {
+function sourcesOf(paths: readonly string[], options: ImportOptions, book: StampBook): Source[] {
 	const sources: Source[] = [];
 	for (const path of paths) {
 		try {
-			for (const file of sourceFiles(resolve(path)))
-				sources.push({ path: file, size: sizeOf(file), database: isDatabaseSource(file) });
+			for (const file of sourceFiles(resolve(path))) {
+				const stamp = fileStamp(file);
+				const database = isDatabaseSource(file);
+				const known = database ? undefined : knownFile(book, file, stamp, options);
+				sources.push(known ? { known } : { path: file, size: stamp?.size ?? 0, database, stamp });
+			}
 		} catch (error) {
 			sources.push({ skipped: { status: "skipped", source: resolve(path), reason: skipReason(error) } });
 		}
 	}
 	return sources;
-}
-
-function sizeOf(path: string): number {
-	try {
-		return statSync(path).size;
-	} catch {
-		return 0;
-	}
 }
 
 /** What the main thread does with a worker's answer for one source. */
@@ -268,11 +247,14 @@ interface Handed {
  */
 export async function importPaths(paths: readonly string[], options: ImportOptions): Promise<ImportResult[]> {
 	const batch = new ImportBatch();
-	const sources = sourcesOf(paths);
+	const book = StampBook.load();
+	const sources = sourcesOf(paths, options, book);
 	const bytes = sources.reduce((sum, s) => sum + ("size" in s ? s.size : 0), 0);
 	const threads = options.threads ?? (bytes >= POOL_MIN_BYTES ? defaultThreads() : 0);
 	const pool = !options.dryRun && sources.length > 1 && threads > 0 ? BuildPool.start(threads) : undefined;
 	const results: ImportResult[] = [];
+	/** Where each imported source's results are, and how to stamp it once they are settled. */
+	const stamps: { at: number; count: number; stamp: NonNullable<StampedImport["stamp"]> }[] = [];
 	try {
 		const handed = new Map<number, Handed>();
 		let handedBytes = 0;
@@ -282,6 +264,7 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 		const request = { from, cwd, cwdGiven };
 		const byWorker = (path: string): Handed => {
 			// A worker that failed leaves the source to this thread.
+			readCounts.files++;
 			const reply = pool ? pool.build(path, request).catch(() => MAIN) : Promise.resolve(MAIN);
 			const entry: Handed = { reply, done: false };
 			reply.then(() => {
@@ -289,10 +272,10 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 			});
 			return entry;
 		};
-		const byThisThread = (path: string): Handed => ({
-			reply: Promise.resolve(buildSource({ id: -1, path, options: request }).reply),
-			done: true,
-		});
+		const byThisThread = (path: string): Handed => {
+			readCounts.files++;
+			return { reply: Promise.resolve(buildSource({ id: -1, path, options: request }).reply), done: true };
+		};
 		/** Hands the next source to `build`; false when none is left or (unless `must`) its bytes do not fit. */
 		const handNext = (build: (path: string) => Handed, must = false): boolean => {
 			for (let source = sources[next]; source && !("path" in source && !source.database); source = sources[next])
@@ -307,25 +290,38 @@ export async function importPaths(paths: readonly string[], options: ImportOptio
 		const feedWorkers = () => {
 			while (pool && pool.pending < QUEUE_PER_WORKER * pool.size && handNext(byWorker));
 		};
+		/** Imports source `i` (a file), by a worker or this thread. */
+		const pooled = async (i: number, path: string): Promise<ImportResult> => {
+			if (!pool) return importInto(path, options, batch);
+			feedWorkers();
+			if (!handed.has(i)) handNext(byThisThread, true);
+			// While the workers build this one, this thread builds the next (letting their answers in between).
+			while (!handed.get(i)!.done && handNext(byThisThread)) {
+				feedWorkers();
+				await new Promise(setImmediate);
+			}
+			return settleReply(await handed.get(i)!.reply, path, options, batch);
+		};
 		for (let i = 0; i < sources.length; i++) {
 			const source = sources[i]!;
 			if ("skipped" in source) results.push(source.skipped);
-			else if (source.database) results.push(...(await importDatabase(source.path, options, batch)));
-			else if (!pool) results.push(await importInto(source.path, options, batch));
+			else if ("known" in source) results.push(source.known);
 			else {
-				feedWorkers();
-				if (!handed.has(i)) handNext(byThisThread, true);
-				// While the workers build this one, this thread builds the next (letting their answers in between).
-				while (!handed.get(i)!.done && handNext(byThisThread)) {
-					feedWorkers();
-					await new Promise(setImmediate);
-				}
-				results.push(await settleReply(await handed.get(i)!.reply, source.path, options, batch));
+				const { path, stamp } = source;
+				const imported: StampedImport = source.database
+					? await importDatabase(path, options, batch, book)
+					: { results: [await pooled(i, path)], stamp: ([result]) => stampFile(book, path, stamp, result!, options) };
+				if (imported.stamp) stamps.push({ at: results.length, count: imported.results.length, stamp: imported.stamp });
+				results.push(...imported.results);
 			}
 			if (handed.delete(i) && "size" in source) handedBytes -= source.size;
 		}
 	} finally {
 		await pool?.close();
 	}
-	return settle(results, batch);
+	const settled = await settle(results, batch);
+	// Only now are the records written: a source is stamped as imported once its import is on disk.
+	if (!options.dryRun) for (const { at, count, stamp } of stamps) stamp(settled.slice(at, at + count));
+	book.save();
+	return settled;
 }

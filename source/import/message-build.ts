@@ -10,6 +10,7 @@ import type {
 	UserMessage,
 } from "@mariozechner/pi-ai";
 import type { PlanItem } from "./import-plan.js";
+import { Interned, KeyColumn, KeyTable } from "./key-table.js";
 import { epochMs } from "./source-lines.js";
 
 /** Token counts as the source gave them (missing ones are 0). */
@@ -91,7 +92,9 @@ export function textBlocks(text: string): TextContent[] {
 
 /** Tool arguments as an object: JSON strings are parsed, anything else is wrapped. */
 export function argumentsOf(value: unknown): Record<string, unknown> {
+	// Only text that opens an object can parse to one (a throw per free-form input cost as much as the line's parse).
 	if (typeof value === "string") {
+		if (!/^\s*\{/.test(value)) return { input: value };
 		try {
 			const parsed: unknown = JSON.parse(value);
 			if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
@@ -112,11 +115,20 @@ export function argumentsOf(value: unknown): Record<string, unknown> {
  * (`withModelChanges`) or as they are read (a parent is always fed before its children).
  */
 export class ModelChanges {
-	readonly #effective = new Map<string, string>();
+	/** The items' keys (a table the sink may number the same keys in). */
+	readonly #keys: KeyTable;
+	/** key → the model in effect there (a number of `#models`). */
+	readonly #effective = new KeyColumn();
+	readonly #models = new Interned();
+
+	constructor(keys: KeyTable = new KeyTable()) {
+		this.#keys = keys;
+	}
 
 	/** Sends the item to `out`, after the `model_change` it needs, if any. */
 	feed(item: PlanItem, out: (item: PlanItem) => void): void {
-		const inherited = item.parent === null ? undefined : this.#effective.get(item.parent);
+		const number = item.parent === null ? -1 : this.#effective.get(this.#keys.indexOf(item.parent));
+		const inherited = number < 0 ? undefined : this.#models.at(number);
 		let parent = item.parent;
 		let model = inherited;
 		if (item.body.kind === "model") model = item.body.model;
@@ -126,13 +138,13 @@ export class ModelChanges {
 			if (wanted !== inherited && message.model !== "") {
 				const key = `${item.key}#model`;
 				out({ key, parent, timestamp: item.timestamp, body: { kind: "model", model: wanted } });
-				this.#effective.set(key, wanted);
+				this.#effective.set(this.#keys.add(key), this.#models.numberOf(wanted));
 				parent = key;
 				model = wanted;
 			}
 		}
 		out(parent === item.parent ? item : { ...item, parent });
-		if (model !== undefined) this.#effective.set(item.key, model);
+		if (model !== undefined) this.#effective.set(this.#keys.add(item.key), this.#models.numberOf(model));
 	}
 }
 

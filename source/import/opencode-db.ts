@@ -184,6 +184,37 @@ export class OpencodeDatabase {
 			.map((id) => String(id));
 	}
 
+	/**
+	 * What tells a session changed, per session id: its row's `time_updated` (opencode bumps it
+	 * as the session goes on) and its messages' count and latest `time_updated` (a message row's
+	 * time is bumped on every update of it), so a session is read again when either moved. Parts
+	 * are not looked at (that would read most of the database): a part that changes while neither
+	 * its message nor its session row does is read once one of them moves.
+	 */
+	sessionMarks(): Map<string, string> {
+		// Columns xcsh does not require may be missing from a database of another version.
+		const messageColumns = (this.#db.pragma("table_info(message)") as { name: unknown }[]).map((c) => c.name);
+		const updated = this.#sessionColumns.has("time_updated") ? "s.time_updated" : "NULL";
+		const latest = messageColumns.includes("time_updated") ? "max(m.time_updated)" : "NULL";
+		const rows = this.#db
+			.prepare(
+				`SELECT s.id AS id, ${updated} AS updated, count(m.id) AS messages, ${latest} AS latest FROM session s LEFT JOIN message m ON m.session_id = s.id GROUP BY s.id`,
+			)
+			.all() as Row[];
+		const marks = new Map(
+			rows.map((row) => [String(row.id), `${String(row.updated)}:${String(row.messages)}:${String(row.latest)}`]),
+		);
+		// A newer opencode's messages (not read, but a session with some there is said to have them).
+		if (this.#newerMessages)
+			for (const row of this.#db
+				.prepare("SELECT session_id AS id, count(*) AS n FROM session_message GROUP BY session_id")
+				.all() as Row[]) {
+				const id = String(row.id);
+				if (marks.has(id)) marks.set(id, `${marks.get(id)}:${String(row.n)}`);
+			}
+		return marks;
+	}
+
 	/** Reads one session with its messages and parts, in opencode's order. */
 	readSession(id: string): OpencodeSession {
 		const row = this.#db.prepare("SELECT * FROM session WHERE id = ?").get(id) as Row | undefined;

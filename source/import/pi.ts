@@ -7,7 +7,7 @@ import {
 	type PlanItem,
 	SkipError,
 } from "./import-plan.js";
-import { isoTime, parseSourceLines, str } from "./source-lines.js";
+import { isoTime, isRecord, parseSourceLines, str } from "./source-lines.js";
 
 /*
  * pi-coding-agent sessions (`~/.pi/agent/sessions/--<cwd>--/*.jsonl`): xcsh's own format, so each
@@ -17,9 +17,28 @@ import { isoTime, parseSourceLines, str } from "./source-lines.js";
 
 const SUPPORTED_VERSIONS = new Set([1, 2, 3]);
 
+/**
+ * The text of a `system` (or `developer`) message, which newer pi (0.8x) writes as a message entry
+ * (`content`, named `sections`, the tools it adds) and sends where it stands in the context, first
+ * in a new session (`sessionEntryToContextMessages` passes every message role through). xcsh has no
+ * such role: it becomes context sent as it is (a hidden custom message), the whole message in its
+ * details. Undefined for any other message.
+ */
+function systemText(message: unknown): string | undefined {
+	if (!isRecord(message) || (message.role !== "system" && message.role !== "developer")) return undefined;
+	const content = Array.isArray(message.content)
+		? message.content.map((block: unknown) => (isRecord(block) ? block.text : undefined))
+		: [message.content];
+	const sections = isRecord(message.sections) ? Object.values(message.sections) : [];
+	const parts = [...content, ...sections].filter((part): part is string => typeof part === "string" && part !== "");
+	return parts.join("\n\n");
+}
+
 function bodyOf(entry: Record<string, unknown>, keyOf: (id: unknown) => string | undefined): PlanBody {
 	switch (entry.type) {
 		case "message": {
+			const system = systemText(entry.message);
+			if (system !== undefined) return { kind: "hidden", content: system, details: { message: entry.message } };
 			const message = normalizeMessage(entry.message);
 			if (message) return { kind: "message", message };
 			break;
@@ -75,7 +94,9 @@ export function parsePi(text: string, sourcePath: string, options: ParseOptions)
 	const linear = version < 2;
 	const items: PlanItem[] = [];
 	const keys = new Set<string>();
-	const byIndex: string[] = [];
+	// A v1 `firstKeptEntryIndex` counts the file's entries with the header as 0, as pi's own
+	// migration (`migrateV1ToV2`) reads it: entry i of the file is byIndex[i].
+	const byIndex: (string | undefined)[] = [undefined];
 	let tip: string | null = null;
 	let title = str(header.title) ?? str(header.name);
 	let lastTime = isoTime(header.timestamp) ?? new Date(0).toISOString();

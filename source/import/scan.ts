@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -34,4 +35,17 @@ function opencodeDatabases(dir: string): string[] {
 	} catch {
 		return [];
 	}
+}
+
+/**
+ * What a background import reads: the usual homes, except that Gemini CLI keeps only a hash of each
+ * chat's project (`~/.gemini/tmp/<sha256 of the project's path>/`), so only the chats of `cwd` (the
+ * project xcsh runs in) are taken, into that project; the others wait until xcsh runs in theirs.
+ */
+export function autoImportHomes(cwd: string, home: string = homedir()): SourceHome[] {
+	return sourceHomes(home).flatMap((found) => {
+		if (found.tool !== "gemini") return [found];
+		const own = join(found.path, createHash("sha256").update(cwd).digest("hex"));
+		return existsSync(own) ? [{ tool: "gemini" as const, path: own }] : [];
+	});
 }

@@ -26,6 +26,14 @@ export function parseSourceLines(text: string): SourceLines {
 	return { lines, badLines };
 }
 
+/** Where a reader gets a source's lines: hands each JSON object line to `each`, returns the unreadable ones (1-based). */
+export type LineSource = (each: (value: Record<string, unknown>, line: number) => void) => number[];
+
+/** The lines of JSONL text as a `LineSource`. */
+export function textLines(text: string): LineSource {
+	return (each) => forEachSourceLine(text, each);
+}
+
 /**
  * Hands each JSON object line of JSONL text to `each` as it is parsed (so none need be kept);
  * blank lines are ignored; returns the torn or non-object lines (1-based).
@@ -43,19 +51,29 @@ export function forEachSourceLine(
 		number++;
 		const raw = text.slice(start, end);
 		start = end + 1;
-		// Only a line that starts with a space can be blank (a JSON line starts with "{").
-		if (raw.length === 0 || (raw.charCodeAt(0) <= 32 && raw.trim() === "")) continue;
-		let value: unknown;
-		try {
-			value = JSON.parse(raw);
-		} catch {
-			badLines.push(number);
-			continue;
-		}
-		if (isRecord(value)) each(value, number);
-		else badLines.push(number);
+		readLine(raw, number, each, badLines);
 	}
 	return badLines;
+}
+
+/** Parses one line (its text without the newline): an object goes to `each`, a torn or non-object line to `badLines`. */
+export function readLine(
+	raw: string,
+	number: number,
+	each: (value: Record<string, unknown>, line: number) => void,
+	badLines: number[],
+): void {
+	// Only a line that starts with a space can be blank (a JSON line starts with "{").
+	if (raw.length === 0 || (raw.charCodeAt(0) <= 32 && raw.trim() === "")) return;
+	let value: unknown;
+	try {
+		value = JSON.parse(raw);
+	} catch {
+		badLines.push(number);
+		return;
+	}
+	if (isRecord(value)) each(value, number);
+	else badLines.push(number);
 }
 
 /** A plain JSON object (not an array, not null). */

@@ -66,6 +66,7 @@ describe("AppController (no React)", () => {
 	let chat: ChatController;
 	let app: AppController;
 	let search: SearchController;
+	let selector: SelectorController;
 	let clock: number;
 	let viewport: TranscriptViewport;
 	let holder: ChildProcessWithoutNullStreams | undefined;
@@ -121,7 +122,7 @@ describe("AppController (no React)", () => {
 			source: { getRecent: () => [], search: () => [] },
 			cwd: temp.root,
 		});
-		const selector = new SelectorController({
+		selector = new SelectorController({
 			cwd: temp.root,
 			currentSessionFile: () => session.sessionManager.getSessionFile(),
 			switchSession: (path, open) => session.switchSession(path, open),
@@ -384,5 +385,30 @@ describe("AppController (no React)", () => {
 		app.showChat();
 		app.start({ initialScreen: "resume" });
 		expect(app.getSnapshot().screen).toEqual({ kind: "chat" });
+	});
+
+	it("sessions that come in while the picker or search is open are listed there at once", async () => {
+		const written = async (words: string) => {
+			const other = await SessionManager.create(temp.root);
+			other.appendMessage(userMessage(`question about ${words}`));
+			other.appendMessage(assistantMessage(`answer about ${words}`));
+			await other.close();
+		};
+		await written("zebras");
+		app.openScreen("resume");
+		await until(selector, (s) => !s.loading && s.sessions.length === 1);
+		await written("okapis");
+		app.sessionsArrived();
+		await until(selector, (s) => !s.loading && s.sessions.length === 2);
+		app.submit("/search okapis");
+		await until(search, (s) => s.hits.length === 2 && !s.refreshing);
+		await written("more okapis");
+		app.sessionsArrived();
+		const found = await until(search, (s) => s.hits.length === 4);
+		expect(found.hits.map((hit) => hit.snippet)).toContain("question about more [okapis]");
+		// on the chat, nothing is listed, so nothing is read
+		app.showChat();
+		app.sessionsArrived();
+		expect(selector.getSnapshot().loading).toBe(false);
 	});
 });

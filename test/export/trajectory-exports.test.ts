@@ -22,10 +22,15 @@ function jsonLines(path: string): Json[] {
 		.map((line) => JSON.parse(line) as Json);
 }
 
-/** Every tool call answered by exactly one tool message right after its assistant message, and no other tool message. */
+/**
+ * The example ends with an assistant message, and every tool call but the last message's (the
+ * target, as in OpenAI's function-calling examples) is answered by exactly one tool message right
+ * after its assistant message, with no other tool message.
+ */
 function sftPairingErrors(example: Json): string[] {
 	const errors: string[] = [];
 	const messages = example.messages as Json[];
+	if (messages.at(-1)?.role !== "assistant") errors.push(`the last message is ${messages.at(-1)?.role}`);
 	for (let i = 0; i < messages.length; i++) {
 		const message = messages[i]!;
 		if (message.role === "tool") errors.push(`message ${i}: a tool message no assistant call asked for`);
@@ -34,7 +39,7 @@ function sftPairingErrors(example: Json): string[] {
 		const calls = (message.tool_calls ?? []) as Json[];
 		for (const [k, call] of calls.entries()) {
 			const answer = messages[i + 1 + k];
-			if (answer?.role !== "tool" || answer.tool_call_id !== call.id)
+			if (i < messages.length - 1 && (answer?.role !== "tool" || answer.tool_call_id !== call.id))
 				errors.push(`message ${i}: call ${call.id} has no tool message`);
 			if (typeof call.function.arguments !== "string") errors.push(`call ${call.id}: arguments must be a string`);
 			else JSON.parse(call.function.arguments);

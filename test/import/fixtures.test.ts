@@ -55,7 +55,7 @@ describe("importing the real foreign fixtures", () => {
 		expect(types).toContain("file-history-snapshot");
 		expect(types).toContain("progress");
 		const provenance = raw[0] as { data: Record<string, unknown> };
-		expect(provenance.data).toMatchObject({ kind: "provenance", tool: "claude-code", importer: "xcsh-import/2" });
+		expect(provenance.data).toMatchObject({ kind: "provenance", tool: "claude-code", importer: "xcsh-import/3" });
 		expect(provenance.data.sourcePath).toBe(fixture("claude-code-02-tool-heavy.jsonl"));
 	});
 

@@ -238,7 +238,7 @@ describe("xcsh import (the built CLI)", () => {
 		const none = runCli(["import"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(none.status).toBe(2);
 		expect(none.stderr).toBe(
-			"Usage: xcsh import <file|dir>… [--from claude-code|codex|gemini|opencode|pi|auto] [--dry-run] [--json] [--cwd <dir>] | xcsh import --scan\n",
+			"Usage: xcsh import <file|dir>… [--from claude-code|codex|gemini|opencode|pi|auto] [--dry-run] [--json] [--cwd <dir>] | xcsh import --scan [--auto on|off]\n",
 		);
 		const from = runCli(["import", "x", "--from", "cursor"], { agentDir: temp.agentDir, cwd: temp.root });
 		expect(from.status).toBe(2);

@@ -36,7 +36,7 @@ describe("an earlier import by another importer", () => {
 		const before = readFileSync(earlier);
 		const dry = await importFile(SOURCE, { ...options, dryRun: true });
 		expect(describeResult(dry, true)).toBe(
-			`would import again ${SOURCE} (xcsh-import/2 maps it differently from xcsh-import/1, which imported it into ${earlier}) → (new session), project /home/marco/projects/spotter: 13 entries`,
+			`would import again ${SOURCE} (xcsh-import/3 maps it differently from xcsh-import/1, which imported it into ${earlier}) → (new session), project /home/marco/projects/spotter: 13 entries`,
 		);
 		const result = await importFile(SOURCE, options);
 		expect(result).toMatchObject({
@@ -50,16 +50,16 @@ describe("an earlier import by another importer", () => {
 		try {
 			const entries = manager.getEntries();
 			const provenance = entries[0] as unknown as { data: { importer: string; note: string } };
-			expect(provenance.data.importer).toBe("xcsh-import/2");
+			expect(provenance.data.importer).toBe("xcsh-import/3");
 			expect(provenance.data.note).toBe(
-				`Imported again by xcsh-import/2, which maps this source differently from xcsh-import/1 (its import into ${earlier} is left as it was).`,
+				`Imported again by xcsh-import/3, which maps this source differently from xcsh-import/1 (its import into ${earlier} is left as it was).`,
 			);
 			expect(entries.filter((e) => e.timestamp.startsWith("1970"))).toEqual([]);
 		} finally {
 			await manager.close();
 		}
 		expect(describeResult(result, false)).toBe(
-			`imported again ${SOURCE} (xcsh-import/2 maps it differently from xcsh-import/1, which imported it into ${earlier}) → ${result.sessionFile}, project /home/marco/projects/spotter: 13 entries`,
+			`imported again ${SOURCE} (xcsh-import/3 maps it differently from xcsh-import/1, which imported it into ${earlier}) → ${result.sessionFile}, project /home/marco/projects/spotter: 13 entries`,
 		);
 		// Imported again with nothing new: unchanged.
 		expect((await importFile(SOURCE, options)).status).toBe("unchanged");
