@@ -208,7 +208,12 @@ export class ChatController {
 			outputTokens: output,
 			cost,
 			contextPercent:
-				window > 0 ? Math.min(100, Math.round((estimateContextTokens(session.messages) / window) * 100)) : undefined,
+				window <= 0
+					? undefined
+					: // A context read back only to the window (the rest left on disk) fills it.
+						session.omittedContext.messages > 0
+						? 100
+						: Math.min(100, Math.round((estimateContextTokens(session.messages) / window) * 100)),
 		};
 	}
 

@@ -26,9 +26,15 @@ export type { AgentSessionOptions } from "./agent-session-options.js";
 /** A model that does not say its window is read back this far (the context is then never cut short of it). */
 const UNKNOWN_WINDOW_TOKENS = 1_000_000;
 
-/** The tokens of context read back at load for a model: its window. */
+/**
+ * How far past the window a context is read back: the read counts characters over four, which can
+ * say twice what the provider counts (its reported usage decides the rest, before the prompt).
+ */
+const ESTIMATE_SLACK = 2;
+
+/** The tokens of context read back at load for a model: its window, with the estimate's slack. */
 function windowTokens(model: Model<Api>): number {
-	return model.contextWindow > 0 ? model.contextWindow : UNKNOWN_WINDOW_TOKENS;
+	return (model.contextWindow > 0 ? model.contextWindow : UNKNOWN_WINDOW_TOKENS) * ESTIMATE_SLACK;
 }
 
 export { type ModelResolver, modelRef } from "./model-resolver.js";

@@ -173,6 +173,30 @@ describe("ChatController", () => {
 			}
 		});
 
+		it("is full for a path longer than the window, though the usage it reported was small", async () => {
+			const writer = await SessionManager.create(temp.root);
+			for (let i = 0; i < 10; i++) {
+				writer.appendMessage(userMessage(`question ${i} ${"q".repeat(2000)}`));
+				writer.appendMessage(assistantMessage(`answer ${i} ${"a".repeat(2000)}`));
+			}
+			const file = writer.getSessionFile()!;
+			await writer.close();
+			const loaded = await AgentSession.create({
+				sessionManager: await SessionManager.open(file, { lazyAboveBytes: 0, breadcrumb: false }),
+				models: { find: () => undefined, getApiKey: () => "k" },
+				model: faux.getModel(),
+				compaction: { auto: false },
+			});
+			const view = new ChatController({ session: loaded, isOffline: () => false });
+			try {
+				expect(loaded.omittedContext.messages).toBeGreaterThan(0);
+				expect(view.getSnapshot().status.contextPercent).toBe(100);
+			} finally {
+				view.dispose();
+				await loaded.dispose();
+			}
+		});
+
 		it("is refreshed after a compaction, from the compacted context (not the usage reported before it)", async () => {
 			faux.unregister();
 			faux = registerFauxProvider({ models: [{ id: "wide-model", contextWindow: 10_000 }] });
