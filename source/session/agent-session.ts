@@ -9,7 +9,7 @@ import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-ev
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { type CompactionResult, Compactor } from "./compactor.js";
-import type { OmittedContext } from "./context-window.js";
+import { type OmittedContext, readBackTokens } from "./context-window.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
 import { createUserMessage } from "./messages.js";
@@ -22,20 +22,6 @@ import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from 
 import type { SessionContext } from "./types.js";
 
 export type { AgentSessionOptions } from "./agent-session-options.js";
-
-/** A model that does not say its window is read back this far (the context is then never cut short of it). */
-const UNKNOWN_WINDOW_TOKENS = 1_000_000;
-
-/**
- * How far past the window a context is read back: the read counts characters over four, which can
- * say twice what the provider counts (its reported usage decides the rest, before the prompt).
- */
-const ESTIMATE_SLACK = 2;
-
-/** The tokens of context read back at load for a model: its window, with the estimate's slack. */
-function windowTokens(model: Model<Api>): number {
-	return (model.contextWindow > 0 ? model.contextWindow : UNKNOWN_WINDOW_TOKENS) * ESTIMATE_SLACK;
-}
 
 export { type ModelResolver, modelRef } from "./model-resolver.js";
 
@@ -78,7 +64,7 @@ export class AgentSession {
 			settings: options.compaction ?? {},
 			rebuild: () => this.#restoreFromSession(),
 			omitted: () => this.#omitted,
-			windowTokens: () => windowTokens(this.#agent.state.model),
+			windowTokens: () => readBackTokens(this.#agent.state.model),
 		});
 		this.#extensions.onError((error) =>
 			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
@@ -228,7 +214,7 @@ export class AgentSession {
 		this.#choice.setModel(model);
 		// A context cut to the old model's window is read again to the new one's.
 		if (this.#omitted.messages > 0 && !this.isStreaming) {
-			const windowed = this.#sessionManager.buildSessionContextWithin(windowTokens(model));
+			const windowed = this.#sessionManager.buildSessionContextWithin(readBackTokens(model));
 			this.#agent.state.messages = windowed.context.messages;
 			this.#omitted = windowed.omitted;
 		}
@@ -411,11 +397,11 @@ export class AgentSession {
 	 * older part on disk, and the next prompt compacts it first.
 	 */
 	#restoreFromSession(): void {
-		const before = windowTokens(this.#agent.state.model);
+		const before = readBackTokens(this.#agent.state.model);
 		let windowed = this.#sessionManager.buildSessionContextWithin(before);
 		this.#applyContext(windowed.context);
 		// The session's own model may have another window than the one it was opened with.
-		const after = windowTokens(this.#agent.state.model);
+		const after = readBackTokens(this.#agent.state.model);
 		if (after !== before && (windowed.omitted.messages > 0 || after < before)) {
 			windowed = this.#sessionManager.buildSessionContextWithin(after);
 			this.#agent.state.messages = windowed.context.messages;

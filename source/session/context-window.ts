@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@mariozechner/pi-agent-core";
+import type { Api, Model } from "@mariozechner/pi-ai";
 import { estimateTokens } from "../agent/compaction/token-estimate.js";
 import { type EntrySlot, hasId, isLazy } from "./lazy-entry.js";
 import { createCompactionSummaryMessage } from "./messages.js";
@@ -114,4 +115,18 @@ export function streamedBytesOfPath(path: EntrySlots, body: BodyOf, untilId: str
 		if (MESSAGE_TYPES.has(slot.type)) bytes += slotBytes(slot);
 	}
 	return bytes;
+}
+
+/** A model that does not say its window is read back this far (the context is then never cut short of it). */
+const UNKNOWN_WINDOW_TOKENS = 1_000_000;
+
+/**
+ * How far past the window a context is read back: the read counts characters over four, which can
+ * say twice what the provider counts (its reported usage decides the rest, before the prompt).
+ */
+const ESTIMATE_SLACK = 2;
+
+/** The tokens of context read back at load for a model: its window, with the estimate's slack. */
+export function readBackTokens(model: Pick<Model<Api>, "contextWindow">): number {
+	return (model.contextWindow > 0 ? model.contextWindow : UNKNOWN_WINDOW_TOKENS) * ESTIMATE_SLACK;
 }
