@@ -135,10 +135,11 @@ describe("an import killed at any moment", () => {
 	it.each<Moment>(["temp file", "journal", "session", "record"])(
 		"killed once it wrote a %s: no half-written session, and the next run cleans up and completes",
 		async (moment) => {
-			// Two folders, imported one after the other by the child: the kill lands in the first.
+			// Two folders, imported one after the other by the child: the kill lands in the first, and the
+			// second is the bigger so a loaded machine still kills before the child is done.
 			const corpus = join(temp.root, "corpus");
 			for (let i = 0; i < SOURCES; i++) {
-				const dir = join(corpus, i < SOURCES * 0.7 ? "a" : "b");
+				const dir = join(corpus, i < SOURCES * 0.3 ? "a" : "b");
 				mkdirSync(dir, { recursive: true });
 				writeFileSync(join(dir, `${String(i).padStart(3, "0")}.jsonl`), claudeSession(i, 2 + (i % 5)));
 			}
