@@ -1,11 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { estimateTokens } from "../../source/agent/compaction/token-estimate.js";
 import { SessionManager } from "../../source/session/session-manager.js";
 import type { CompactionEntry } from "../../source/session/types.js";
 import { writeBigSession } from "../helpers/big-session.js";
-import { type LoopbackLlmServer, startLoopbackLlmServer } from "../helpers/loopback-llm-server.js";
+import { type LoopbackLlmServer, startLoopbackLlmServer, writeLoopModels } from "../helpers/loopback-llm-server.js";
 import { runMeasured } from "../helpers/peak-rss.js";
 import { runCliAsync } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
@@ -43,20 +43,7 @@ describe("xcsh --resume <a path bigger than the model's window> -p", () => {
 	const run = (args: string[]) => runCliAsync(args, { agentDir: temp.agentDir, cwd: project, env: NO_KEYS });
 
 	function writeLoopModel(): void {
-		mkdirSync(temp.agentDir, { recursive: true });
-		writeFileSync(
-			join(temp.agentDir, "models.json"),
-			JSON.stringify({
-				providers: {
-					loop: {
-						baseUrl: `${server.baseUrl}/v1`,
-						api: "openai-completions",
-						apiKey: "sk-loop",
-						models: [{ id: "loop-model", contextWindow: LOOP_WINDOW }],
-					},
-				},
-			}),
-		);
+		writeLoopModels(temp.agentDir, `${server.baseUrl}/v1`, [{ id: "loop-model", contextWindow: LOOP_WINDOW }]);
 	}
 
 	it("with the offline model, compacts first (a summary by rule of the older part), then answers", {

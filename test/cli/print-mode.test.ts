@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
-import { type LoopbackLlmServer, startLoopbackLlmServer } from "../helpers/loopback-llm-server.js";
+import { type LoopbackLlmServer, startLoopbackLlmServer, writeLoopModels } from "../helpers/loopback-llm-server.js";
 import { runCliAsync } from "../helpers/run-cli.js";
 import { useTempAgentDir } from "../helpers/temp-agent-dir.js";
 
@@ -39,16 +39,8 @@ describe("xcsh -p", () => {
 		});
 
 	function writeModels(api: "openai-completions" | "anthropic-messages"): void {
-		mkdirSync(temp.agentDir, { recursive: true });
 		const baseUrl = api === "openai-completions" ? `${server.baseUrl}/v1` : server.baseUrl;
-		writeFileSync(
-			join(temp.agentDir, "models.json"),
-			JSON.stringify({
-				providers: {
-					loop: { baseUrl, api, apiKey: "sk-loop", models: [{ id: "loop-model", contextWindow: 100_000 }] },
-				},
-			}),
-		);
+		writeLoopModels(temp.agentDir, baseUrl, undefined, api);
 	}
 
 	it("with no key, the offline model answers, drives a tool and the session is persisted", async () => {

@@ -1,8 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../source/session/session-manager.js";
 import { KEYS } from "../helpers/keys.js";
+import { writeLoopModels } from "../helpers/loopback-llm-server.js";
 import { assistantMessage, userMessage } from "../helpers/messages.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 
@@ -20,24 +19,11 @@ describe("/model without an argument opens a picker", () => {
 	const temp = usePtyProject();
 
 	beforeEach(() => {
-		mkdirSync(temp.agentDir, { recursive: true });
 		// Two models of a local endpoint; nothing is sent to it in these tests.
-		writeFileSync(
-			join(temp.agentDir, "models.json"),
-			JSON.stringify({
-				providers: {
-					loop: {
-						baseUrl: "http://127.0.0.1:9/v1",
-						api: "openai-completions",
-						apiKey: "sk-loop",
-						models: [
-							{ id: "model-a", contextWindow: 100_000 },
-							{ id: "model-b", contextWindow: 32_000 },
-						],
-					},
-				},
-			}),
-		);
+		writeLoopModels(temp.agentDir, "http://127.0.0.1:9/v1", [
+			{ id: "model-a", contextWindow: 100_000 },
+			{ id: "model-b", contextWindow: 32_000 },
+		]);
 	});
 
 	it("at 40×12: lists the models, Enter switches like /model <ref>, the status line follows", async () => {

@@ -1,7 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type LoopbackLlmServer, startLoopbackLlmServer } from "../helpers/loopback-llm-server.js";
+import { type LoopbackLlmServer, startLoopbackLlmServer, writeLoopModels } from "../helpers/loopback-llm-server.js";
 import { usePtyProject } from "../helpers/pty-project.js";
 
 /** A 1.4 KB answer of long lines (each wraps to two rows at 100 columns): taller than a 30-row screen. */
@@ -16,20 +14,7 @@ describe("a streamed answer from an OpenAI-compatible endpoint in the full-scree
 
 	beforeEach(async () => {
 		server = await startLoopbackLlmServer();
-		mkdirSync(temp.agentDir, { recursive: true });
-		writeFileSync(
-			join(temp.agentDir, "models.json"),
-			JSON.stringify({
-				providers: {
-					loop: {
-						baseUrl: `${server.baseUrl}/v1`,
-						api: "openai-completions",
-						apiKey: "sk-loop",
-						models: [{ id: "loop-model", contextWindow: 100_000 }],
-					},
-				},
-			}),
-		);
+		writeLoopModels(temp.agentDir, `${server.baseUrl}/v1`);
 	});
 	afterEach(async () => {
 		await server.close();

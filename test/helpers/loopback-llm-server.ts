@@ -1,6 +1,8 @@
 import { once } from "node:events";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { anthropicFrames, type FrameContext, openAiFrames, type ScriptedResponse } from "./loopback-protocols.js";
 
@@ -185,4 +187,24 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
 	const server = new LoopbackLlmServer();
 	await server.start();
 	return server;
+}
+
+/** One model a test's models.json offers. */
+export interface LoopModel {
+	id: string;
+	contextWindow: number;
+}
+
+/** Writes `<agentDir>/models.json` with one provider, `loop`, at `baseUrl` (its key is "sk-loop"). */
+export function writeLoopModels(
+	agentDir: string,
+	baseUrl: string,
+	models: LoopModel[] = [{ id: "loop-model", contextWindow: 100_000 }],
+	api: "openai-completions" | "anthropic-messages" = "openai-completions",
+): void {
+	mkdirSync(agentDir, { recursive: true });
+	writeFileSync(
+		join(agentDir, "models.json"),
+		JSON.stringify({ providers: { loop: { baseUrl, api, apiKey: "sk-loop", models } } }),
+	);
 }
