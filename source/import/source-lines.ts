@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { constants } from "node:buffer";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { SkipError } from "./import-plan.js";
 
 /** A parsed JSONL line and its 1-based line number. */
 export interface SourceLine {
@@ -14,7 +16,18 @@ export interface SourceLines {
 
 /** Reads a file read-only (never opened for writing) as text. */
 export function readSourceText(path: string): string {
-	return readFileSync(path, { encoding: "utf8", flag: "r" });
+	const fd = openSync(path, "r");
+	try {
+		// Longer than a string can be: said plainly rather than in V8's words about string lengths.
+		const { size } = fstatSync(fd);
+		if (size > constants.MAX_STRING_LENGTH)
+			throw new SkipError(
+				`at ${Math.round(size / 1e6)} MB it is too big to read whole (xcsh reads only a first import of a Claude Code or Codex source in pieces)`,
+			);
+		return readFileSync(fd, { encoding: "utf8" });
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /** Splits JSONL text into objects; blank lines are ignored, torn or non-object lines are listed. */
