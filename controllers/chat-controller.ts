@@ -309,8 +309,9 @@ export class ChatController {
 				});
 				break;
 			case "compaction_end":
+				// A failure is said by whoever asked for the compaction (/compact, the prompt it held
+				// back, the automatic one's error event): a notice here said it twice.
 				this.#update({ activity: undefined });
-				if (event.error) this.notice("error", `Compaction failed: ${event.error}`);
 				break;
 			case "session_compact":
 				this.rebuild();

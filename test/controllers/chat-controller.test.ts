@@ -197,6 +197,26 @@ describe("ChatController", () => {
 			}
 		});
 
+		it("adds no notice of its own when a compaction fails: its caller says so once (it was said twice)", async () => {
+			faux.unregister();
+			faux = registerFauxProvider({ models: [{ id: "wide-model", contextWindow: 10_000 }] });
+			const loaded = await withHistory(4, 5000);
+			const view = new ChatController({ session: loaded, isOffline: () => false });
+			try {
+				// No scripted answer: the summary request fails.
+				await expect(loaded.compact()).rejects.toThrow();
+				const notices = view
+					.getSnapshot()
+					.items.toArray()
+					.filter((i) => i.kind === "notice");
+				expect(notices).toEqual([]);
+				expect(view.getSnapshot().activity).toBeUndefined();
+			} finally {
+				view.dispose();
+				await loaded.dispose();
+			}
+		});
+
 		it("is refreshed after a compaction, from the compacted context (not the usage reported before it)", async () => {
 			faux.unregister();
 			faux = registerFauxProvider({ models: [{ id: "wide-model", contextWindow: 10_000 }] });
