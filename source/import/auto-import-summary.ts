@@ -48,17 +48,21 @@ function sessions(n: number): string {
 	return `${n} session${n === 1 ? "" : "s"}`;
 }
 
-/** "3 sessions from Claude Code, 1 from Codex": the first count names its unit, the others follow it. */
+/**
+ * "1 session from Claude Code", or "4 sessions: 3 from Claude Code, 1 from Codex": the total comes
+ * first, so a status line too narrow for the note cuts the tools, never the count.
+ */
 function perTool(counts: Partial<Record<SourceTool, number>>): string | undefined {
-	const parts = (Object.keys(TOOL_NAMES) as SourceTool[])
-		.filter((tool) => (counts[tool] ?? 0) > 0)
-		.map((tool, i) => `${i === 0 ? sessions(counts[tool]!) : counts[tool]} from ${TOOL_NAMES[tool]}`);
-	return parts.length > 0 ? parts.join(", ") : undefined;
+	const tools = (Object.keys(TOOL_NAMES) as SourceTool[]).filter((tool) => (counts[tool] ?? 0) > 0);
+	if (tools.length === 0) return undefined;
+	if (tools.length === 1) return `${sessions(counts[tools[0]!]!)} from ${TOOL_NAMES[tools[0]!]}`;
+	const total = tools.reduce((sum, tool) => sum + counts[tool]!, 0);
+	return `${sessions(total)}: ${tools.map((tool) => `${counts[tool]} from ${TOOL_NAMES[tool]}`).join(", ")}`;
 }
 
 /**
- * The status line's note of what came in ("imported 3 sessions from Claude Code; updated 1 from
- * Codex"), or undefined when nothing did.
+ * The status line's note of what came in ("imported 4 sessions: 3 from Claude Code, 1 from Codex;
+ * updated 1 session from pi"), or undefined when nothing did.
  */
 export function describeArrivals(arrivals: ImportArrivals): string | undefined {
 	const added = perTool(arrivals.added);

@@ -44,12 +44,13 @@ describe("what a background import says it brought in", () => {
 		]);
 		expect(arrivals).toEqual({ added: { "claude-code": 3, codex: 1 }, updated: { pi: 2 }, skipped: 1 });
 		expect(describeArrivals(arrivals)).toBe(
-			"imported 3 sessions from Claude Code, 1 from Codex; updated 2 sessions from pi",
+			// The total first: a narrow status line cuts the end of the note, never its count.
+			"imported 4 sessions: 3 from Claude Code, 1 from Codex; updated 2 sessions from pi",
 		);
 		expect(describeArrivals(arrivalsOf([some("imported", "claude-code")]))).toBe("imported 1 session from Claude Code");
 		expect(describeArrivals(arrivalsOf([some("appended", "codex")]))).toBe("updated 1 session from Codex");
 		expect(describeArrivals({ added: { gemini: 2, opencode: 1 }, updated: {}, skipped: 0 })).toBe(
-			"imported 2 sessions from Gemini CLI, 1 from opencode",
+			"imported 3 sessions: 2 from Gemini CLI, 1 from opencode",
 		);
 		expect(describeArrivals(arrivalsOf([some("unchanged", "codex"), some("skipped", "pi")]))).toBeUndefined();
 	});
