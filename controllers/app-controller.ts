@@ -15,6 +15,7 @@ import {
 	RESUMED,
 } from "./app-state.js";
 import type { CommandController } from "./command-controller.js";
+import { applyCommandResult, type Confirm } from "./command-result.js";
 import { errorText } from "./error-text.js";
 import type { KeyAction } from "./keymap.js";
 import { RewindController } from "./rewind-controller.js";
@@ -25,7 +26,6 @@ import { applyTranscriptKey, WHEEL_ROWS } from "./transcript-keys.js";
 
 export * from "./app-state.js";
 
-type Confirm = Extract<CommandResult, { kind: "confirm" }>;
 type Listener = () => void;
 
 /**
@@ -215,38 +215,19 @@ export class AppController {
 	}
 
 	#apply(result: CommandResult): void {
-		const { chat } = this.#o;
-		switch (result.kind) {
-			case "done":
-				return;
-			case "notice":
-				chat.notice(result.level, result.text);
-				return;
-			case "redraw":
-				this.redraw();
-				if (result.text) chat.notice("info", result.text);
-				if (result.editorText !== undefined) this.#setEditorText(result.editorText);
-				return;
-			case "open":
-				this.openScreen(result.screen);
-				return;
-			case "pick-model":
-				this.#show({ kind: "model", current: result.current, models: result.models });
-				return;
-			case "search":
-				void this.#o.search.open(result.query);
-				this.#show({ kind: "search" });
-				return;
-			case "quit":
-				this.#exit();
-				return;
-			case "confirm": {
-				this.#pendingConfirm = result;
-				const { title, details, confirmLabel, detailsLabel } = result;
-				this.#show({ kind: "confirm", title, details, confirmLabel, detailsLabel });
-				return;
-			}
-		}
+		const { chat, search } = this.#o;
+		applyCommandResult(result, {
+			notice: (level, text) => chat.notice(level, text),
+			redraw: () => this.redraw(),
+			setEditorText: (text) => this.#setEditorText(text),
+			openScreen: (screen) => this.openScreen(screen),
+			show: (screen) => this.#show(screen),
+			openSearch: (query) => void search.open(query),
+			confirmFirst: (confirm) => {
+				this.#pendingConfirm = confirm;
+			},
+			exit: () => this.#exit(),
+		});
 	}
 
 	/** The model picker's Enter: back to the chat, switching exactly as `/model <ref>` does. */

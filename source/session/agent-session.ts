@@ -2,24 +2,24 @@ import type { Agent, AgentEvent, AgentMessage, AgentTool, ThinkingLevel } from "
 import type { Api, ImageContent, Model } from "@mariozechner/pi-ai";
 import { estimateTokens } from "../agent/compaction/token-estimate.js";
 import { ExtensionRunner } from "../agent/extensions/runner.js";
-import type { ExtensionEvent, SessionSwitchReason, ToolSessionEvent } from "../agent/extensions/types.js";
 import { nameEndpoint } from "../agent/models/endpoint-error.js";
+import { AgentContext } from "./agent-context.js";
 import { createAgent } from "./agent-core.js";
 import type { AgentSessionEvent, AgentSessionListener } from "./agent-session-events.js";
 import { type AgentSessionOptions, readOnlyMessage } from "./agent-session-options.js";
 import { copyArtifacts } from "./artifacts.js";
 import { type CompactionResult, Compactor } from "./compactor.js";
-import { type OmittedContext, readBackTokens } from "./context-window.js";
+import type { OmittedContext } from "./context-window.js";
 import { formatSessionAsText } from "./format-session-text.js";
 import { MessageRecorder } from "./message-recorder.js";
 import { createUserMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { type ModelResolver, modelRef } from "./model-resolver.js";
+import { SessionBroadcast } from "./session-broadcast.js";
 import type { SessionManager } from "./session-manager.js";
 import type { OpenOptions } from "./session-manager-types.js";
 import { SummaryRequests } from "./summary-requests.js";
 import { type NavigateTreeOptions, type NavigateTreeResult, navigateTree } from "./tree-navigation.js";
-import type { SessionContext } from "./types.js";
 
 export type { AgentSessionOptions } from "./agent-session-options.js";
 
@@ -42,8 +42,8 @@ export class AgentSession {
 	readonly #choice: ModelChoice;
 	readonly #recorder: MessageRecorder;
 	readonly #turnHooks: AgentSessionOptions["turnHooks"];
-	/** The context's older messages left on disk at load: the path is bigger than the model's window. */
-	#omitted: OmittedContext = { messages: 0, bytes: 0 };
+	readonly #context: AgentContext;
+	readonly #broadcast: SessionBroadcast;
 	/** Set while a prompt's run (its compaction first) is under way. */
 	#running = false;
 
@@ -53,6 +53,8 @@ export class AgentSession {
 		this.#models = options.models;
 		this.#extensions = options.extensions ?? new ExtensionRunner();
 		this.#choice = new ModelChoice(agent, options.sessionManager, options.models);
+		this.#context = new AgentContext(agent, options.sessionManager, this.#choice);
+		this.#broadcast = new SessionBroadcast(this.#extensions, options.sessionManager, (event) => this.#emit(event));
 		this.#recorder = new MessageRecorder(options.sessionManager, (event) => this.#emit(event));
 		this.#turnHooks = options.turnHooks;
 		this.#requests = new SummaryRequests(agent, (provider) => this.#models.getApiKey(provider));
@@ -62,9 +64,9 @@ export class AgentSession {
 			requests: this.#requests,
 			emit: (event) => this.#emit(event),
 			settings: options.compaction ?? {},
-			rebuild: () => this.#restoreFromSession(),
-			omitted: () => this.#omitted,
-			windowTokens: () => readBackTokens(this.#agent.state.model),
+			rebuild: () => this.#context.restore(),
+			omitted: () => this.#context.omitted,
+			windowTokens: () => this.#context.windowTokens(),
 		});
 		this.#extensions.onError((error) =>
 			this.#emit({ type: "error", source: "extension", message: `${error.extension}: ${error.message}` }),
@@ -76,9 +78,9 @@ export class AgentSession {
 		const extensions = options.extensions ?? new ExtensionRunner();
 		const agent = await createAgent(options, [...(options.tools ?? []), ...extensions.getTools()]);
 		const session = new AgentSession(agent, { ...options, extensions });
-		session.#restoreFromSession();
+		session.#context.restore();
 		session.#connect();
-		await session.#broadcast(
+		await session.#broadcast.send(
 			{ type: "session_start", sessionFile: options.sessionManager.getSessionFile() },
 			{ reason: "start" },
 		);
@@ -157,7 +159,7 @@ export class AgentSession {
 
 	/** What the model's context window holds after load: some of it may have been left on disk. */
 	get omittedContext(): OmittedContext {
-		return { ...this.#omitted };
+		return { ...this.#context.omitted };
 	}
 
 	async #run(text: string, images: readonly ImageContent[]): Promise<void> {
@@ -212,12 +214,7 @@ export class AgentSession {
 	/** Switches model; recorded as a `model_change` (thinking drops to off if the model cannot think). */
 	setModel(model: Model<Api>): void {
 		this.#choice.setModel(model);
-		// A context cut to the old model's window is read again to the new one's.
-		if (this.#omitted.messages > 0 && !this.isStreaming) {
-			const windowed = this.#sessionManager.buildSessionContextWithin(readBackTokens(model));
-			this.#agent.state.messages = windowed.context.messages;
-			this.#omitted = windowed.omitted;
-		}
+		if (!this.isStreaming) this.#context.refit(model);
 		this.#emit({ type: "model_change", model: modelRef(model) });
 		if (!model.reasoning && this.thinkingLevel !== "off") this.setThinkingLevel("off");
 	}
@@ -240,8 +237,8 @@ export class AgentSession {
 			await this.#sessionManager.flush();
 			await this.#sessionManager.newSession(options);
 			this.#agent.sessionId = this.#sessionManager.getSessionId();
-			this.#restoreFromSession();
-			await this.#announceSwitch("new", previousSessionFile);
+			this.#context.restore();
+			await this.#broadcast.switched("new", previousSessionFile);
 		} finally {
 			this.#connect();
 		}
@@ -263,7 +260,7 @@ export class AgentSession {
 			file: this.#sessionManager.getSessionFile(),
 			leafId: this.#sessionManager.getLeafId(),
 			messages: this.#agent.state.messages.slice(),
-			omitted: this.#omitted,
+			omitted: this.#context.omitted,
 			choice: this.#choice.snapshot(),
 			sessionId: this.#agent.sessionId,
 		};
@@ -273,8 +270,8 @@ export class AgentSession {
 			await this.#sessionManager.flush();
 			await this.#sessionManager.setSessionFile(sessionPath, options);
 			this.#agent.sessionId = this.#sessionManager.getSessionId();
-			await this.#announceSwitch("resume", previous.file);
-			this.#restoreFromSession();
+			await this.#broadcast.switched("resume", previous.file);
+			this.#context.restore();
 		} catch (error) {
 			if (previous.file && this.#sessionManager.getSessionFile() !== previous.file) {
 				await this.#sessionManager.setSessionFile(previous.file).catch(() => undefined);
@@ -282,7 +279,7 @@ export class AgentSession {
 					this.#sessionManager.branch(previous.leafId);
 			}
 			this.#agent.state.messages = previous.messages;
-			this.#omitted = previous.omitted;
+			this.#context.omitted = previous.omitted;
 			this.#choice.restore(previous.choice);
 			this.#agent.sessionId = previous.sessionId;
 			throw error;
@@ -302,7 +299,7 @@ export class AgentSession {
 		if (!result) return false;
 		if (result.previousSessionFile) await copyArtifacts(result.previousSessionFile, result.sessionFile);
 		this.#agent.sessionId = this.#sessionManager.getSessionId();
-		await this.#announceSwitch("fork", result.previousSessionFile);
+		await this.#broadcast.switched("fork", result.previousSessionFile);
 		return true;
 	}
 
@@ -310,12 +307,12 @@ export class AgentSession {
 	async navigateTree(targetId: string, options: NavigateTreeOptions = {}): Promise<NavigateTreeResult> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before moving in the tree");
 		const result = await navigateTree(
-			{ sessionManager: this.#sessionManager, requests: this.#requests, rebuild: () => this.#restoreFromSession() },
+			{ sessionManager: this.#sessionManager, requests: this.#requests, rebuild: () => this.#context.restore() },
 			targetId,
 			options,
 		);
 		if (!result.cancelled)
-			await this.#broadcast(
+			await this.#broadcast.send(
 				{
 					type: "session_tree",
 					oldLeafId: result.oldLeafId,
@@ -336,8 +333,8 @@ export class AgentSession {
 	async branch(entryId: string): Promise<void> {
 		if (this.isStreaming) throw new Error("Wait for the agent to finish (or press Escape) before branching");
 		this.#sessionManager.branch(entryId);
-		this.#restoreFromSession();
-		await this.#broadcast({ type: "session_branch", leafId: entryId }, { reason: "branch" });
+		this.#context.restore();
+		await this.#broadcast.send({ type: "session_branch", leafId: entryId }, { reason: "branch" });
 	}
 
 	/** Summarises older context into a `compaction` entry and rebuilds the context from the session. */
@@ -359,7 +356,7 @@ export class AgentSession {
 	/** Stops work, tells extensions the app is shutting down, and closes the session file. */
 	async dispose(): Promise<void> {
 		await this.#stopAndDisconnect();
-		await this.#broadcast({ type: "session_shutdown" }, { reason: "shutdown" });
+		await this.#broadcast.send({ type: "session_shutdown" }, { reason: "shutdown" });
 		await this.#sessionManager.close();
 	}
 
@@ -367,51 +364,6 @@ export class AgentSession {
 
 	#emit(event: AgentSessionEvent): void {
 		for (const listener of this.#listeners) listener(event);
-	}
-
-	async #broadcast(
-		event: Exclude<ExtensionEvent, { type: "session_before_switch" }>,
-		toolEvent: ToolSessionEvent,
-	): Promise<void> {
-		if (event.type === "session_switch" || event.type === "session_tree") this.#emit(event);
-		await this.#extensions.emit(event);
-		await this.#extensions.notifyTools(toolEvent);
-	}
-
-	async #announceSwitch(reason: SessionSwitchReason, previousSessionFile: string | undefined): Promise<void> {
-		const event = {
-			type: "session_switch" as const,
-			reason,
-			previousSessionFile,
-			sessionFile: this.#sessionManager.getSessionFile(),
-		};
-		await this.#broadcast(
-			event,
-			previousSessionFile ? { reason: "switch", previousSessionFile } : { reason: "switch" },
-		);
-	}
-
-	/**
-	 * Rebuilds agent state from the session: messages, model (if the registry has it), thinking level.
-	 * Only the newest messages up to the model's window are read; a path bigger than that keeps its
-	 * older part on disk, and the next prompt compacts it first.
-	 */
-	#restoreFromSession(): void {
-		const before = readBackTokens(this.#agent.state.model);
-		let windowed = this.#sessionManager.buildSessionContextWithin(before);
-		this.#applyContext(windowed.context);
-		// The session's own model may have another window than the one it was opened with.
-		const after = readBackTokens(this.#agent.state.model);
-		if (after !== before && (windowed.omitted.messages > 0 || after < before)) {
-			windowed = this.#sessionManager.buildSessionContextWithin(after);
-			this.#agent.state.messages = windowed.context.messages;
-		}
-		this.#omitted = windowed.omitted;
-	}
-
-	#applyContext(context: SessionContext): void {
-		this.#agent.state.messages = context.messages;
-		this.#choice.apply(context);
 	}
 
 	#connect(): void {

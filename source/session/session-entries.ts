@@ -20,10 +20,10 @@ import {
 import { EntryTable, NO_POSITION } from "./entry-table.js";
 import { createEntryId } from "./ids.js";
 import { type EntrySlot, isLazy, residentEntry, type UsageFacts } from "./lazy-entry.js";
+import { pinContext } from "./pinned-context.js";
 import {
 	type ContextItems,
 	contextItemsOfPath,
-	contextRange,
 	contextStateOfPath,
 	countContextMessages,
 	sessionContextOfPath,
@@ -36,9 +36,6 @@ import { buildSummaryTree, type SummaryTreeNode } from "./summary-tree.js";
 import type { SessionContext, SessionEntry, SessionTreeNode, StoredEntry } from "./types.js";
 
 export type { EntryShape, EntryShapes, PathShapes, SessionInitOptions };
-
-/** Bytes of the active context's lines kept in memory at load (the rest is read when needed). */
-const PINNED_CONTEXT_BYTES = 8 * 1024 * 1024;
 
 /**
  * The in-memory session tree: entries in insertion order, an id index, labels and the movable
@@ -98,21 +95,9 @@ export abstract class SessionEntries {
 		return this.#bodies;
 	}
 
-	/**
-	 * What the model is sent next is read once, at load, instead of on every turn: the active path
-	 * back to its compaction, newest first, up to a budget (an uncompacted path of gigabytes would
-	 * otherwise be all of memory; what is past the budget is read when the context is built).
-	 */
+	/** Pins what the model is sent next (see `pinContext`). */
 	#keepContextResident(): void {
-		const path = this.#contextPath();
-		const { from } = contextRange(path, (slot) => this.#body(slot));
-		let budget = PINNED_CONTEXT_BYTES;
-		for (let i = path.length - 1; i >= from && budget > 0; i--) {
-			const slot = path.at(i)!;
-			if (!isLazy(slot) || slot.pinned) continue;
-			budget -= slot.length;
-			slot.pinned = this.#body(slot);
-		}
+		pinContext(this.#contextPath(), (slot) => this.#body(slot));
 	}
 
 	/** The entry of a slot, its body read from the file if it is a skeleton (and kept a while, unless `keep` is false). */
