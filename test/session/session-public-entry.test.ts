@@ -7,12 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-/** The README's `xcsh/session` example: the first js block after its heading. */
-function readmeExample(): string {
-	const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-	const section = readme.slice(readme.indexOf("## Scripting xcsh: `xcsh/session`"));
-	const match = /```js\n([\s\S]*?)```/.exec(section);
-	if (!match) throw new Error("README has no js example in its xcsh/session section");
+/** The documented `xcsh/session` example (docs/scripting.md): its first js block. */
+function documentedExample(): string {
+	const page = readFileSync(join(ROOT, "docs", "scripting.md"), "utf8");
+	const match = /```js\n([\s\S]*?)```/.exec(page);
+	if (!match) throw new Error("docs/scripting.md has no js example");
 	return match[1]!;
 }
 
@@ -75,9 +74,9 @@ describe("xcsh/session, installed from the packed tarball", () => {
 		rmSync(temp, { recursive: true, force: true });
 	});
 
-	it("runs the README's example from plain JavaScript", () => {
+	it("runs the documented example (docs/scripting.md) from plain JavaScript", () => {
 		const agentDir = join(temp, "agent");
-		writeFileSync(join(project, "example.mjs"), readmeExample());
+		writeFileSync(join(project, "example.mjs"), documentedExample());
 		const env = { ...process.env, XCSH_AGENT_DIR: agentDir, XCSH_TERMINAL_ID: "public-entry" };
 		const first = run(process.execPath, ["example.mjs"], project, env).split("\n");
 		expect(first[0]).toBe(`Sessions for ${project}: 0`);
